@@ -1,0 +1,305 @@
+// vramplan-cli: the estimator for scripts (SPEC §3, "Command line"). Bad input exits with
+// status 2 and one line on stderr naming the file, the field and the problem.
+
+#include "catalog.h"
+#include "enum_names.h"
+#include "estimate.h"
+#include "estimate_json.h"
+#include "hf_config.h"
+#include "model_weights.h"
+#include "numeric_fields.h"
+#include "scenario_json.h"
+#include "solvers.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace vramplan;
+
+constexpr int exitBadInput = 2;
+constexpr std::size_t maxFileBytes = 64u << 20;
+
+const char *usage =
+    "usage: vramplan-cli COMMAND ...\n"
+    "  estimate FILE|- [--format json|table] [--units gib|gb]   estimate JSON (or a table)\n"
+    "  estimate --default [--format table]                      the planner's default scenario\n"
+    "  params CONFIG.json                                        parameter counts of a HF config\n"
+    "  sweep FILE --vary KEY=FROM:TO[:STEP]                      CSV, one row per point\n"
+    "  max-batch FILE                                            largest micro-batch that fits\n"
+    "  max-sequence FILE                                         longest sequence that fits\n"
+    "  min-gpus FILE                                             fewest GPUs that fit\n"
+    "  presets | gpus                                            list the built-in catalog\n";
+
+[[noreturn]] void fail(const std::string &where, const std::string &problem)
+{
+    std::string line = where.empty() ? problem : where + ": " + problem;
+    for (char &ch : line)
+        if (ch == '\n' || ch == '\r')
+            ch = ' ';
+    std::cerr << line << '\n';
+    std::exit(exitBadInput);
+}
+
+std::string readInput(const std::string &path)
+{
+    std::string text;
+    if (path == "-") {
+        text.assign(std::istreambuf_iterator<char>(std::cin), {});
+    } else {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            fail(path, "cannot be opened");
+        in.seekg(0, std::ios::end);
+        const auto size = in.tellg();
+        if (size < 0)
+            fail(path, "cannot be read (not a regular file?)");
+        if (static_cast<std::size_t>(size) > maxFileBytes)
+            fail(path, "is larger than 64 MiB; not a scenario");
+        in.seekg(0);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    if (text.size() > maxFileBytes)
+        fail(path == "-" ? "<stdin>" : path, "is larger than 64 MiB; not a scenario");
+    return text;
+}
+
+Scenario loadScenario(const std::string &path)
+{
+    auto parsed = scenarioFromText(readInput(path));
+    if (!parsed)
+        fail(path == "-" ? "<stdin>" : path, parsed.error);
+    return *parsed.value;
+}
+
+Scenario defaultScenario()
+{
+    auto parsed = scenarioFromText(Catalog::builtin().defaultScenarioText());
+    if (!parsed)
+        fail("resources/scenarios/default.vramplan.json", parsed.error);
+    return *parsed.value;
+}
+
+struct Options
+{
+    std::vector<std::string> positional;
+    std::string format = "json";
+    std::string units = "gib";
+    std::string vary;
+    bool useDefault = false;
+};
+
+Options parseOptions(int argc, char **argv)
+{
+    Options o;
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&](const char *name) {
+            if (i + 1 >= argc)
+                fail("vramplan-cli", std::string(name) + " needs a value");
+            return std::string(argv[++i]);
+        };
+        if (arg == "--format")
+            o.format = value("--format");
+        else if (arg.rfind("--format=", 0) == 0)
+            o.format = arg.substr(9);
+        else if (arg == "--units")
+            o.units = value("--units");
+        else if (arg == "--vary")
+            o.vary = value("--vary");
+        else if (arg.rfind("--vary=", 0) == 0)
+            o.vary = arg.substr(7);
+        else if (arg == "--default")
+            o.useDefault = true;
+        else if (arg.size() > 1 && arg[0] == '-' && arg != "-")
+            fail("vramplan-cli", "unknown option " + arg + "\n" + usage);
+        else
+            o.positional.push_back(arg);
+    }
+    if (o.format != "json" && o.format != "table")
+        fail("vramplan-cli", "--format must be json or table, got " + o.format);
+    if (o.units != "gib" && o.units != "gb")
+        fail("vramplan-cli", "--units must be gib or gb, got " + o.units);
+    return o;
+}
+
+std::string oneFile(const Options &o, const char *command)
+{
+    if (o.positional.size() != 1)
+        fail("vramplan-cli", std::string(command) + " takes one FILE (or - for stdin)");
+    return o.positional.front();
+}
+
+int commandEstimate(const Options &o)
+{
+    const Scenario s = o.useDefault && o.positional.empty() ? defaultScenario()
+                                                            : loadScenario(oneFile(o, "estimate"));
+    const Estimate e = estimate(s);
+    if (o.format == "table")
+        std::cout << estimateTable(e, s, o.units == "gb" ? SizeUnit::GB : SizeUnit::GiB);
+    else
+        std::cout << estimateToJson(e, s).dump(2) << '\n';
+    return 0;
+}
+
+int commandParams(const Options &o)
+{
+    const std::string path = oneFile(o, "params");
+    nlohmann::json config = nlohmann::json::parse(readInput(path), nullptr, false);
+    if (config.is_discarded())
+        fail(path, "not valid JSON");
+    auto fields = modelFieldsFromHfConfig(config, "config");
+    if (!fields)
+        fail(path, fields.error);
+    nlohmann::json scenario = {{"format", "vramplan-scenario"}, {"model", *fields.value}};
+    auto parsed = scenarioFromJson(scenario);
+    if (!parsed)
+        fail(path, parsed.error);
+    const auto &m = parsed.value->model;
+    const ParameterCounts c = countParameters(m);
+    nlohmann::json out = {{"total", c.total},
+                          {"embedding", c.embedding},
+                          {"per_layer", c.perLayer},
+                          {"layers", c.layers},
+                          {"final_norm", c.finalNorm},
+                          {"output_head", c.outputHead},
+                          {"active_per_token", c.activePerToken},
+                          {"model", scenarioToJson(*parsed.value)["model"]}};
+    std::cout << out.dump(2) << '\n';
+    return 0;
+}
+
+int commandSweep(const Options &o)
+{
+    const std::string path = oneFile(o, "sweep");
+    Scenario base = loadScenario(path);
+    if (o.vary.empty())
+        fail("vramplan-cli", "sweep needs --vary KEY=FROM:TO[:STEP]");
+    const auto eq = o.vary.find('=');
+    const std::string key = o.vary.substr(0, eq);
+    const NumericField *field = findNumericField(key);
+    if (!field)
+        fail("--vary", "'" + key + "' is not a numeric scenario field (one of: " +
+                           numericFieldPaths() + ")");
+    if (eq == std::string::npos)
+        fail("--vary", "expected KEY=FROM:TO[:STEP], got " + o.vary);
+    std::vector<double> parts;
+    std::stringstream range(o.vary.substr(eq + 1));
+    for (std::string piece; std::getline(range, piece, ':');) {
+        char *end = nullptr;
+        const double v = std::strtod(piece.c_str(), &end);
+        if (piece.empty() || *end != '\0' || !std::isfinite(v))
+            fail("--vary", "'" + piece + "' is not a number in " + o.vary);
+        parts.push_back(v);
+    }
+    if (parts.size() < 2 || parts.size() > 3)
+        fail("--vary", "expected FROM:TO or FROM:TO:STEP, got " + o.vary.substr(eq + 1));
+    const double from = parts[0], to = parts[1], step = parts.size() == 3 ? parts[2] : 1.0;
+    if (!(step > 0))
+        fail("--vary", "STEP must be > 0");
+    if (to < from)
+        fail("--vary", "TO must not be below FROM");
+    if ((to - from) / step > 1.0e6)
+        fail("--vary", "more than 1,000,000 points; use a larger STEP");
+
+    std::cout << "value,allocated_bytes,reserved_bytes,device_bytes,fits,peak_phase";
+    for (int i = 0; i < componentCount; ++i)
+        std::cout << ',' << componentKey(static_cast<Component>(i)) << "_bytes";
+    std::cout << ",error\n";
+    const int64_t points = static_cast<int64_t>(std::floor((to - from) / step + 1e-9)) + 1;
+    char number[64];
+    for (int64_t i = 0; i < points; ++i) {
+        const double value = from + double(i) * step;
+        Scenario s = base;
+        std::snprintf(number, sizeof number, "%.10g", value);
+        const std::string error = setNumericField(s, *field, value);
+        if (!error.empty()) {
+            std::cout << number << ",,,,,";
+            for (int c = 0; c < componentCount; ++c)
+                std::cout << ',';
+            std::string quoted = error;
+            for (char &ch : quoted)
+                if (ch == '"')
+                    ch = '\'';
+            std::cout << ",\"" << quoted << "\"\n";
+            continue;
+        }
+        const Estimate e = estimate(s);
+        std::cout << number << ',' << std::llround(e.peak.allocated) << ','
+                  << std::llround(e.peak.reserved) << ',' << std::llround(e.peak.device) << ','
+                  << (e.fits ? "true" : "false") << ',' << phaseKey(e.peak.phase);
+        for (int c = 0; c < componentCount; ++c)
+            std::cout << ',' << std::llround(e.perGpu[c]);
+        std::cout << ",\n";
+    }
+    return 0;
+}
+
+int commandList(const std::string &what)
+{
+    const auto &catalog = Catalog::builtin();
+    if (what == "presets") {
+        for (const auto &p : catalog.presets()) {
+            auto fields = modelFieldsFromHfConfig(p.hfConfig, p.id);
+            nlohmann::json scenario = {{"format", "vramplan-scenario"},
+                                       {"model", {{"preset", p.id}}}};
+            auto parsed = scenarioFromJson(scenario);
+            const int64_t total = parsed ? countParameters(parsed.value->model).total : 0;
+            std::printf("%-26s %-32s %8.2f B\n", p.id.c_str(), p.name.c_str(), double(total) / 1e9);
+        }
+    } else {
+        for (const auto &g : catalog.gpus())
+            std::printf("%-20s %-34s %9.0f MiB  %s\n", g.id.c_str(), g.name.c_str(), g.memoryMiB,
+                        g.architecture.c_str());
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::cerr << usage;
+        return exitBadInput;
+    }
+    const std::string command = argv[1];
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << usage;
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "vramplan-cli 0.1.0\n";
+        return 0;
+    }
+    try {
+        const Options o = parseOptions(argc, argv);
+        if (command == "estimate")
+            return commandEstimate(o);
+        if (command == "params")
+            return commandParams(o);
+        if (command == "sweep")
+            return commandSweep(o);
+        if (command == "max-batch" || command == "max-sequence" || command == "min-gpus") {
+            const Scenario s = loadScenario(oneFile(o, command.c_str()));
+            const int64_t answer = command == "max-batch"      ? maxMicroBatchSize(s)
+                                   : command == "max-sequence" ? maxSequenceLength(s)
+                                                               : minGpuCount(s);
+            std::cout << answer << '\n';
+            return 0;
+        }
+        if (command == "presets" || command == "gpus")
+            return commandList(command);
+    } catch (const std::exception &e) {
+        fail("vramplan-cli", std::string("internal error: ") + e.what());
+    }
+    std::cerr << "vramplan-cli: unknown command '" << command << "'\n" << usage;
+    return exitBadInput;
+}

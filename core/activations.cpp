@@ -1,0 +1,329 @@
+// Activations as an inventory of the tensors one layer saves for backward, logits and loss, and
+// the working set of backward (SPEC §2, "activations", "logits and loss").
+//
+// Base inventory: Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+// Transformer Models", §4.1 and Table 2: per layer 34sbh + 5as^2b bytes for a GPT layer in
+// fp16 with dropout (attention 11sbh + 5as^2b, MLP 19sbh, two LayerNorms 4sbh). The eager
+// PyTorch model code of transformers/LitGPT/torchtune/torchtitan differs in ways named below.
+
+#include "estimate_context.h"
+
+namespace vramplan {
+namespace {
+
+enum class Region { InsideTp, OutsideTp };
+
+struct Saved
+{
+    std::string_view name;
+    std::string_view formula;
+    double bytes = 0;  // per layer, for one micro-batch on this GPU
+    bool score = false;      // an s^2 attention term (dropped by selective recompute)
+    bool keptBySac = false;  // kept by torchtitan's per-op selective checkpointing
+};
+
+using Inventory = StaticVector<Saved, 48>;
+
+struct Dims
+{
+    double tokens, scores;  // per micro-batch on this GPU: b*s/cp and b*a*s*s/(tp*cp)
+    double tp, outsideDiv;  // outsideDiv: tp under sequence parallelism, else 1
+    double h, qWidth, kvSavedWidth, kvWidth, ffn;  // per-GPU widths (TP applied)
+    double c, normIn;  // activation bytes; bytes of what a norm saves of its input
+};
+
+bool hasResidualDropout(Family f)
+{
+    // Llama-family blocks have no dropout modules (attention_dropout only); these do.
+    return f == Family::Gpt2 || f == Family::Bert || f == Family::Phi || f == Family::GptNeox ||
+           f == Family::Falcon;
+}
+
+// Whether a linear layer keeps its input for backward: it needs it for its own weight's
+// gradient, for a LoRA adapter without dropout, or because bitsandbytes' 4-bit matmul saves it
+// (bitsandbytes/autograd/_functions.py MatMul4Bit). A frozen nn.Linear saves no input.
+bool linearSavesInput(const StageContext &c, std::string_view loraName)
+{
+    if (c.full || c.qlora)
+        return true;
+    return isLoraTarget(c.t.finetune, loraName) && c.t.finetune.loraDropout == 0.0;
+}
+
+void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_view target,
+             double inWidth, bool outside, double perToken = 1.0)
+{
+    if (!c.lora || !isLoraTarget(c.t.finetune, target))
+        return;
+    const double div = outside ? d.outsideDiv : 1.0;
+    if (c.t.finetune.loraDropout > 0)
+        // PEFT applies a separate nn.Dropout per adapted module: mask and output per target.
+        inv.push_back({"LoRA dropout mask and output", "b*s*in*(1 + c) per target",
+                       d.tokens * perToken * inWidth * (1 + d.c) / div});
+    inv.push_back({"LoRA A output (saved by B)", "b*s*r*c per target",
+                   d.tokens * perToken * double(c.t.finetune.loraRank) * d.c / d.tp});
+}
+
+void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSaved)
+{
+    const bool rms = c.m.norm == NormType::RmsNorm;
+    inv.push_back({rms && c.eagerModelCode() ? "RMSNorm fp32 input copy" : "norm input",
+                   rms && c.eagerModelCode() ? "b*s*h*4 (HF-style upcast)" : "b*s*h*c",
+                   d.tokens * d.h * d.normIn / d.outsideDiv, false, true});
+    // transformers' LlamaRMSNorm returns weight * x.to(dtype): the multiply keeps x for the
+    // weight's gradient, a tensor apart from the output the next linear keeps.
+    if (rms && c.eagerModelCode() && c.full)
+        inv.push_back({"RMSNorm normalised input (for the weight gradient)", "b*s*h*c",
+                       d.tokens * d.h * d.c / d.outsideDiv});
+    if (outputSaved)
+        inv.push_back({"norm output (input of the next linears)", "b*s*h*c",
+                       d.tokens * d.h * d.c / d.outsideDiv});
+}
+
+void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
+{
+    const bool eager = c.t.attention == Attention::Eager;
+    inv.push_back({"query (saved by attention)", "b*s*a*d*c", d.tokens * d.qWidth * d.c, false,
+                   true});
+    inv.push_back({"key (saved by attention)", "b*s*kv*d*c (HF repeats K to all heads)",
+                   d.tokens * d.kvSavedWidth * d.c});
+    inv.push_back({"value (saved by attention)", "b*s*kv*d*c (HF repeats V to all heads)",
+                   d.tokens * d.kvSavedWidth * d.c, false, true});
+    if (eager) {
+        // Softmax keeps its output; HF computes it in fp32 (Llama: softmax(dtype=float32);
+        // GPT-2/BERT under autocast or fp32) and casts back; Megatron's fused kernel stays in
+        // 16 bits. Dropout keeps a 1-byte mask and its output (the input of probs @ V).
+        const bool upcast = c.eagerModelCode() || c.fp32;
+        const double softmaxBytes = upcast ? 4 : d.c;
+        inv.push_back({"attention probabilities (softmax output)", "b*a*s^2*bytes",
+                       d.scores * softmaxBytes, true});
+        if (c.t.dropout > 0)
+            inv.push_back({"attention dropout mask and output", "b*a*s^2*(1 + c)",
+                           d.scores * (1 + d.c), true});
+        else if (softmaxBytes != d.c)
+            inv.push_back({"attention probabilities cast to 16 bits", "b*a*s^2*c",
+                           d.scores * d.c, true});
+        if (linearSavesInput(c, "o_proj"))
+            inv.push_back({"attention context (o_proj input)", "b*s*a*d*c",
+                           d.tokens * d.qWidth * d.c});
+    } else {
+        // Flash / memory-efficient kernels keep the output and a per-row logsumexp instead of
+        // the s^2 probabilities (Dao et al. 2022 §3.1); the output doubles as o_proj's input.
+        inv.push_back({"attention output (kept by the kernel, o_proj input)", "b*s*a*d*c",
+                       d.tokens * d.qWidth * d.c, false, true});
+        inv.push_back({"softmax logsumexp per row", "b*a*s*4",
+                       d.tokens * d.qWidth / double(c.m.headDim) * 4, false, true});
+    }
+    addLora(c, d, inv, "q_proj", d.h, true);
+    addLora(c, d, inv, "k_proj", d.h, true);
+    addLora(c, d, inv, "v_proj", d.h, true);
+    addLora(c, d, inv, "o_proj", d.qWidth, false);
+}
+
+void addMlp(const StageContext &c, const Dims &d, Inventory &inv)
+{
+    const double k = c.m.isMoe() ? double(c.m.moe.expertsPerToken) : 1.0;
+    const double ffn = d.ffn;
+    const double cf = d.tokens * ffn * d.c * k;
+    if (c.m.isMoe()) {
+        // Router logits and their fp32 softmax; tokens permuted to their experts are copies
+        // that the expert linears keep (HF MixtralSparseMoeBlock index_select per expert).
+        inv.push_back({"router logits and softmax", "b*s*E*(c + 4)",
+                       d.tokens * double(c.m.moe.experts) * (d.c + 4)});
+        if (linearSavesInput(c, "up_proj"))
+            inv.push_back({"tokens dispatched to experts", "b*s*k*h*c", d.tokens * k * d.h * d.c});
+    }
+    if (c.m.ffnType == FfnType::Gelu) {
+        inv.push_back({"fc1 output (activation input)", "b*s*f*c", cf, false, true});
+        if (c.m.activation == Activation::GeluTanhPython && c.eagerModelCode())
+            // NewGELU is four elementwise ops: x^3 path, tanh output, 0.5*x and 1 + tanh.
+            inv.push_back({"gelu_new intermediates (tanh, 0.5x, 1+tanh)", "3*b*s*f*c", 3 * cf});
+        if (linearSavesInput(c, "down_proj"))
+            inv.push_back({"activation output (fc2 input)", "b*s*f*c", cf});
+    } else if (c.eagerModelCode()) {
+        // down(act(gate(x)) * up(x)): act keeps gate, the product keeps act and up.
+        inv.push_back({"gate projection (activation input)", "b*s*f*c", cf, false, true});
+        inv.push_back({"activation output (kept by the product)", "b*s*f*c", cf});
+        inv.push_back({"up projection (kept by the product)", "b*s*f*c", cf});
+        if (linearSavesInput(c, "down_proj"))
+            inv.push_back({"gated product (down_proj input)", "b*s*f*c", cf});
+    } else {
+        // Megatron's fused bias-SwiGLU keeps fc1's output (gate and up) and fc2's input.
+        inv.push_back({"fc1 output, gate and up (fused SwiGLU input)", "2*b*s*f*c", 2 * cf, false,
+                       true});
+        if (linearSavesInput(c, "down_proj"))
+            inv.push_back({"SwiGLU output (fc2 input)", "b*s*f*c", cf});
+    }
+    addLora(c, d, inv, "gate_proj", d.h, true, k);
+    addLora(c, d, inv, "up_proj", d.h, true, k);
+    addLora(c, d, inv, "down_proj", ffn, false, k);
+}
+
+Inventory layerInventory(const StageContext &c, const Dims &d)
+{
+    Inventory inv;
+    const bool dropoutMasks = c.t.dropout > 0 && hasResidualDropout(c.m.family);
+    const bool attnInputSaved = linearSavesInput(c, "q_proj") || linearSavesInput(c, "k_proj") ||
+                                linearSavesInput(c, "v_proj");
+    const bool mlpInputSaved = linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj");
+    const bool sharedNorm = c.m.parallelBlock && c.m.normsPerLayer < 2;
+
+    if (c.m.normsPerLayer > 0)
+        addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved));
+    addAttention(c, d, inv);
+    if (dropoutMasks)
+        inv.push_back({"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
+    if (c.m.normsPerLayer > 1)
+        addNorm(c, d, inv, mlpInputSaved);
+    addMlp(c, d, inv);
+    if (dropoutMasks)
+        inv.push_back({"MLP residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
+    return inv;
+}
+
+// Bytes per token per vocabulary entry of logits and cross-entropy, at the end of forward and
+// at the start of backward, by whose code computes the loss.
+struct LossBytes
+{
+    double forward, backward;
+    std::string_view name, source;
+};
+
+LossBytes lossBytes(const StageContext &c)
+{
+    const double lc = c.act;
+    switch (c.s.framework) {
+    case Framework::Megatron:
+        // Fused vocab-parallel cross-entropy works in place on an fp32 copy of the logits.
+        return {lc + 4, lc + 4, "logits and fused vocab-parallel cross-entropy",
+                "megatron/core/tensor_parallel/cross_entropy.py"};
+    case Framework::Litgpt:
+    case Framework::Pytorch:
+        // Cross-entropy on logits in the compute dtype: logits and log-softmax, then the
+        // gradient (LitGPT chunks the head but keeps every chunk's log-softmax).
+        return {2 * lc, 3 * lc, "logits and cross-entropy (compute dtype)",
+                "litgpt/utils.py chunked_cross_entropy; torch.nn.functional.cross_entropy"};
+    case Framework::Torchtune:
+        // CEWithChunkedOutputLoss: 8 chunks, each upcast to fp32 for its log-softmax.
+        return {lc + 4, lc + 4.5, "logits and chunked cross-entropy (fp32 per chunk)",
+                "torchtune/modules/loss/ce_chunked_output_loss.py"};
+    case Framework::Torchtitan:
+    case Framework::Transformers:
+    case Framework::Deepspeed:
+        break;
+    }
+    // logits.float() before cross-entropy: 16-bit logits, their fp32 copy and the fp32
+    // log-softmax at the end of forward; log-softmax, its incoming and outgoing gradients at
+    // the start of backward (transformers loss_utils.ForCausalLMLoss; torchtitan train.py).
+    return {lc < 4 ? lc + 8 : 8, 12, "logits, fp32 upcast and cross-entropy",
+            "transformers/loss/loss_utils.py ForCausalLMLoss"};
+}
+
+}  // namespace
+
+void addActivations(const StageContext &c, ItemSink &out)
+{
+    const double b = double(c.t.microBatchSize);
+    const double s = double(c.t.sequenceLength);
+    const double tp = double(c.tp);
+    Dims d{};
+    d.tokens = c.tokens;
+    d.scores = b * double(c.m.attentionHeads) / tp * (s / double(c.cp)) * s;
+    d.tp = tp;
+    d.outsideDiv = c.p.sequenceParallel ? tp : 1.0;
+    d.h = double(c.m.hiddenSize);
+    d.qWidth = double(c.m.attentionHeads * c.m.headDim) / tp;
+    d.kvWidth = double(c.m.kvHeads * c.m.headDim) / tp;
+    // HF, LitGPT, torchtune and torchtitan expand K and V to every query head before sdpa;
+    // transformers' flash_attention_2 and Megatron's kernels take grouped heads.
+    const bool repeatKv = c.eagerModelCode() &&
+                          !(c.t.attention == Attention::Flash &&
+                            (c.s.framework == Framework::Transformers ||
+                             c.s.framework == Framework::Deepspeed));
+    d.kvSavedWidth = repeatKv ? d.qWidth : std::max(d.kvWidth, double(c.m.headDim));
+    d.ffn = double(c.m.isMoe() && c.m.moe.expertFfnHiddenSize > 0 ? c.m.moe.expertFfnHiddenSize
+                                                                  : c.m.ffnHiddenSize) / tp;
+    d.c = c.act;
+    const bool upcastNorm = c.m.norm == NormType::RmsNorm && c.eagerModelCode();
+    d.normIn = (upcastNorm || c.amp || c.fp32) ? 4.0 : c.act;
+
+    constexpr auto A = Component::Activations;
+    constexpr unsigned savedPhases = phaseBit(Phase::Forward) | phaseBit(Phase::BackwardStart);
+    constexpr unsigned backwardPhases =
+        phaseBit(Phase::BackwardStart) | phaseBit(Phase::BackwardEnd);
+
+    const Inventory inv = layerInventory(c, d);
+    double layerTotal = 0, scoreTotal = 0, sacTotal = 0;
+    for (const auto &e : inv) {
+        layerTotal += e.bytes;
+        scoreTotal += e.score ? e.bytes : 0;
+        sacTotal += e.keptBySac ? e.bytes : 0;
+    }
+
+    // How many layers keep everything, and how many keep only their input (full recompute).
+    const double L = double(c.stageLayers);
+    double recomputed = 0;
+    if (c.t.recompute == Recompute::Full)
+        recomputed = c.t.recomputeLayers >= 0 ? std::min(L, double(c.t.recomputeLayers)) : L;
+    const double kept = (L - recomputed) * c.inFlight;
+    const bool selective = c.t.recompute == Recompute::Selective;
+    const bool sac = selective && c.s.framework == Framework::Torchtitan;
+
+    if (kept > 0) {
+        for (const auto &e : inv) {
+            if (selective && !sac && e.score)
+                continue;  // Megatron selective recompute drops the attention core
+            if (sac && !e.keptBySac)
+                continue;  // recomputed from the kept matmul and attention outputs
+            out.add(A, e.name, e.formula, "per-layer saved-tensor inventory", e.bytes, kept,
+                    savedPhases);
+        }
+    }
+    if (recomputed > 0) {
+        // torch.utils.checkpoint / Megatron recompute keep each layer's input (Korthikanti
+        // §4.2: 2sbh per layer) and rebuild one layer's activations inside its backward.
+        out.add(A, "checkpointed layer inputs", "b*s*h*c per layer", "Korthikanti et al. §4.2",
+                d.tokens * d.h * d.c / d.outsideDiv, recomputed * c.inFlight, savedPhases);
+        out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
+                "torch.utils.checkpoint", layerTotal, 1, backwardPhases);
+    }
+    if (c.hasEmbedding && c.t.dropout > 0 && hasResidualDropout(c.m.family))
+        out.add(A, "embedding dropout mask", "b*s*h*1", "nn.Dropout", d.tokens * d.h / d.outsideDiv,
+                c.inFlight, savedPhases);
+    if (c.t.attention == Attention::Eager && c.eagerModelCode() && c.m.family != Family::Gpt2 &&
+        c.m.family != Family::Bert)
+        // transformers builds one 4-D causal mask in the compute dtype for eager attention.
+        out.add(A, "4-D causal mask (eager)", "b*s^2*c", "transformers modeling_attn_mask_utils",
+                b * s * s / double(c.cp) * d.c, 1, savedPhases);
+
+    // The backward working set: gradients flowing through one layer (its intermediate and
+    // hidden-size gradients), and for eager attention the s^2 gradient of the probabilities.
+    double working = d.tokens * (2 * d.ffn * (c.m.isMoe() ? double(c.m.moe.expertsPerToken) : 1.0) +
+                                 3 * d.h) * d.c;
+    if (c.t.attention == Attention::Eager)
+        working += d.scores * (d.c + 4);
+    out.add(Component::Temporary, "backward working set of one layer",
+            "b*s*(2f + 3h)*c (+ b*a*s^2*(c+4) eager)", "autograd", working, 1, backwardPhases);
+
+    // --- final norm, logits and loss (last stage) -----------------------------------------
+    if (!c.hasHead)
+        return;
+    out.add(A, "final norm input", "b*s*h*norm bytes", "model code",
+            d.tokens * d.h * d.normIn / d.outsideDiv, 1, savedPhases);
+    if (c.m.head == Head::Classifier)
+        return;  // a few logits per sequence: negligible
+    const LossBytes loss = lossBytes(c);
+    // Megatron and torchtitan split the vocabulary over tensor-parallel ranks (loss parallel).
+    const double vocab = double(c.m.vocabSize) / (c.eagerModelCode() && c.s.framework != Framework::Torchtitan ? 1.0 : tp);
+    constexpr auto LL = Component::LogitsAndLoss;
+    out.add(LL, loss.name, "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * loss.forward,
+            1, phaseBit(Phase::Forward));
+    out.add(LL, "cross-entropy backward: log-softmax and logits gradients",
+            "b*s*V*bytes (start of backward)", loss.source, d.tokens * vocab * loss.backward, 1,
+            phaseBit(Phase::BackwardStart));
+    if (c.s.framework == Framework::Litgpt)
+        // LitGPT's validation computes full logits and a non-chunked cross-entropy under no_grad.
+        out.add(LL, "validation logits and cross-entropy", "b*s*V*2c", "litgpt finetune validate()",
+                d.tokens * vocab * 2 * d.c, 1, phaseBit(Phase::Validation));
+}
+
+}  // namespace vramplan

@@ -1,0 +1,50 @@
+#pragma once
+// Model presets (Hugging Face config.json files) and the GPU catalog, from resources/ as
+// compiled into the binary. Read once, on first use.
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vramplan {
+
+struct ModelPreset
+{
+    std::string id;    // file name without .json: "llama-2-7b"
+    std::string name;  // display name: "Llama-2-7B"
+    nlohmann::json hfConfig;
+    std::optional<int64_t> officialParameters;  // as published (safetensors total, model card)
+};
+
+struct GpuSpec
+{
+    std::string id;    // "h100-80gb"
+    std::string name;  // "H100 80GB (HBM3)"
+    std::string vendor;
+    std::string architecture;  // volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3
+    double memoryMiB = 0;      // usable, as nvidia-smi reports it
+};
+
+class Catalog
+{
+public:
+    static const Catalog &builtin();
+
+    const std::vector<ModelPreset> &presets() const { return m_presets; }
+    const std::vector<GpuSpec> &gpus() const { return m_gpus; }
+    const ModelPreset *preset(std::string_view id) const;
+    const GpuSpec *gpu(std::string_view id) const;
+    std::string presetIds() const;
+    // resources/scenarios/default.vramplan.json: what the planner opens with.
+    std::string_view defaultScenarioText() const;
+    std::string gpuIds() const;
+
+private:
+    std::vector<ModelPreset> m_presets;
+    std::vector<GpuSpec> m_gpus;
+};
+
+}  // namespace vramplan

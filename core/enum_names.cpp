@@ -1,0 +1,54 @@
+#include "enum_names.h"
+
+#include <array>
+
+namespace vramplan {
+
+#define VRAMPLAN_ENUM_TABLE(Type, ...)                                                              \
+    template <> std::span<const EnumName<Type>> enumNames<Type>()                                  \
+    {                                                                                              \
+        static constexpr EnumName<Type> table[] = {__VA_ARGS__};                                   \
+        return table;                                                                              \
+    }
+
+VRAMPLAN_ENUM_TABLE(Family, {Family::Gpt2, "gpt2"}, {Family::Bert, "bert"},
+                    {Family::Llama, "llama"}, {Family::Mistral, "mistral"},
+                    {Family::Mixtral, "mixtral"}, {Family::Qwen2, "qwen2"},
+                    {Family::Phi3, "phi3"}, {Family::Gemma, "gemma"}, {Family::Phi, "phi"},
+                    {Family::GptNeox, "gpt_neox"}, {Family::Falcon, "falcon"})
+VRAMPLAN_ENUM_TABLE(FfnType, {FfnType::Gelu, "gelu"}, {FfnType::Swiglu, "swiglu"},
+                    {FfnType::Geglu, "geglu"})
+VRAMPLAN_ENUM_TABLE(NormType, {NormType::LayerNorm, "layernorm"}, {NormType::RmsNorm, "rmsnorm"})
+VRAMPLAN_ENUM_TABLE(PositionKind, {PositionKind::Learned, "learned"},
+                    {PositionKind::Rope, "rope"}, {PositionKind::Alibi, "alibi"})
+VRAMPLAN_ENUM_TABLE(Activation, {Activation::Gelu, "gelu"},
+                    {Activation::GeluTanhPython, "gelu_tanh_python"},
+                    {Activation::Silu, "silu"}, {Activation::Relu, "relu"})
+VRAMPLAN_ENUM_TABLE(Head, {Head::LanguageModel, "lm"}, {Head::Classifier, "classifier"})
+VRAMPLAN_ENUM_TABLE(Mode, {Mode::Train, "train"}, {Mode::Inference, "inference"})
+VRAMPLAN_ENUM_TABLE(Precision, {Precision::Fp32, "fp32"}, {Precision::AmpFp16, "amp_fp16"},
+                    {Precision::AmpBf16, "amp_bf16"}, {Precision::Fp16Mixed, "fp16_mixed"},
+                    {Precision::Bf16Mixed, "bf16_mixed"}, {Precision::Bf16, "bf16"},
+                    {Precision::Fp8Mixed, "fp8_mixed"})
+VRAMPLAN_ENUM_TABLE(Optimizer, {Optimizer::Sgd, "sgd"}, {Optimizer::SgdMomentum, "sgd_momentum"},
+                    {Optimizer::Adam, "adam"}, {Optimizer::Adamw, "adamw"},
+                    {Optimizer::Adamw8bit, "adamw_8bit"}, {Optimizer::PagedAdamw, "paged_adamw"},
+                    {Optimizer::PagedAdamw8bit, "paged_adamw_8bit"},
+                    {Optimizer::Adafactor, "adafactor"}, {Optimizer::Lion, "lion"},
+                    {Optimizer::Muon, "muon"}, {Optimizer::Shampoo, "shampoo"})
+VRAMPLAN_ENUM_TABLE(Recompute, {Recompute::None, "none"}, {Recompute::Selective, "selective"},
+                    {Recompute::Full, "full"})
+VRAMPLAN_ENUM_TABLE(Attention, {Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"},
+                    {Attention::Flash, "flash"})
+VRAMPLAN_ENUM_TABLE(FinetuneMethod, {FinetuneMethod::Full, "full"},
+                    {FinetuneMethod::Lora, "lora"}, {FinetuneMethod::Qlora, "qlora"})
+VRAMPLAN_ENUM_TABLE(Offload, {Offload::None, "none"}, {Offload::Cpu, "cpu"},
+                    {Offload::Nvme, "nvme"})
+VRAMPLAN_ENUM_TABLE(Framework, {Framework::Transformers, "transformers"},
+                    {Framework::Pytorch, "pytorch"}, {Framework::Litgpt, "litgpt"},
+                    {Framework::Torchtune, "torchtune"}, {Framework::Torchtitan, "torchtitan"},
+                    {Framework::Megatron, "megatron"}, {Framework::Deepspeed, "deepspeed"})
+
+#undef VRAMPLAN_ENUM_TABLE
+
+}  // namespace vramplan

@@ -1,0 +1,306 @@
+// Puts the terms together: one pass per pipeline stage worth reporting, phases of the step,
+// the peak and its phase, allocator slack and what lies outside the allocator.
+
+#include "estimate.h"
+
+#include "estimate_context.h"
+
+#include <cmath>
+
+namespace vramplan {
+namespace {
+
+constexpr double MiB = 1024.0 * 1024.0;
+constexpr double GiB = 1024.0 * MiB;
+
+// CUDA context and kernel images as nvidia-smi shows them for a process that has touched the
+// GPU. Volta: 1343 MiB measured by the transformers docs (perf_train_gpu_one, V100, eager
+// module loading). Newer cards run CUDA >= 11.7 with lazy module loading, where torch 2.x
+// shows about 500 MiB after the first kernels.
+double cudaContextBytes(const std::string &architecture)
+{
+    if (architecture == "volta")
+        return 1343 * MiB;
+    return 500 * MiB;
+}
+// NCCL's communicator buffers (NCCL_BUFFSIZE 4 MiB per channel and peer, rings and trees,
+// several communicators for DP/TP/PP) live outside the caching allocator.
+constexpr double ncclBytes = 512 * MiB;
+// The caching allocator's slack (reserved minus allocated): blocks freed by transient tensors
+// of other sizes stay reserved. Modelled as a share of the transient bytes at the peak plus a
+// share of everything, from the published reserved-vs-allocated pairs (0.2 to 2 GB,
+// shared/validation README) and torchtune's logs (peak active vs reserved).
+constexpr double slackOfTransient = 0.08;
+constexpr double slackOfAll = 0.02;
+
+constexpr double maxReportable = 4.0e18;  // bytes; beyond this a number is clamped
+
+StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts)
+{
+    StageContext c{s, s.model, s.training, s.parallelism, counts, layerWeights(s.model),
+                   globalWeights(s.model)};
+    const auto &t = s.training;
+    const auto &p = s.parallelism;
+    c.training = t.mode == Mode::Train;
+    c.full = t.finetune.method == FinetuneMethod::Full;
+    c.lora = !c.full;
+    c.qlora = t.finetune.method == FinetuneMethod::Qlora ||
+              (c.lora && t.finetune.baseWeightBits == 4);
+    c.amp = t.precision == Precision::AmpFp16 || t.precision == Precision::AmpBf16;
+    c.fp32 = t.precision == Precision::Fp32;
+    c.act = c.fp32 ? 4.0 : 2.0;
+    c.tp = p.tensorParallel;
+    c.pp = p.pipelineParallel;
+    c.cp = p.contextParallel;
+    c.ep = p.expertParallel;
+    c.dp = std::max<int64_t>(1, p.dataParallel());
+    c.stage = stage;
+    c.stageLayers = (s.model.layers + c.pp - 1) / c.pp;
+    c.hasEmbedding = stage == 0;
+    c.hasHead = stage == c.pp - 1;
+    c.tokens = double(t.microBatchSize) * double(t.sequenceLength) / double(c.cp);
+
+    // Micro-batches (in units of a whole stage's layers) whose activations a stage holds under
+    // 1F1B: pp - stage warm-up micro-batches; interleaved schedules hold (pp - r - 1) * 2 +
+    // (v - 1) * pp + 1 chunks of L / (pp * v) layers (Narayanan et al. 2021 §2.2; Megatron
+    // schedules.py get_num_warmup_microbatches).
+    const double gas = double(t.gradientAccumulationSteps);
+    if (c.pp > 1 && c.training) {
+        const double v = double(p.virtualPipelineParallel);
+        const double r = double(stage);
+        const double pp = double(c.pp);
+        if (v > 1)
+            c.inFlight = std::min(gas * v, (pp - r - 1) * 2 + (v - 1) * pp + 1) / v;
+        else
+            c.inFlight = std::min(gas, pp - r);
+    }
+    return c;
+}
+
+void addInference(const StageContext &c, ItemSink &out)
+{
+    const double tp = double(c.tp);
+    double weights = 0;
+    for (const auto &t : c.layer) {
+        double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+        if (t.place == WeightPlace::Expert)
+            n /= double(c.ep);
+        const int64_t bits = c.t.finetune.baseWeightBits;
+        const double bytes = !c.full && t.quantizable && bits < 16
+                                 ? (bits == 4 ? 0.5 + 1.0 / 64 : 1.0)
+                                 : (c.fp32 ? 4.0 : 2.0);
+        weights += n * double(c.stageLayers) * bytes;
+    }
+    for (const auto &t : c.globals) {
+        const bool onStage = t.place == WeightPlace::Embedding ? c.hasEmbedding : c.hasHead;
+        if (onStage)
+            weights += double(t.elements()) / (t.tensorParallel ? tp : 1.0) * (c.fp32 ? 4.0 : 2.0);
+    }
+    const unsigned fwd = phaseBit(Phase::Forward);
+    out.add(Component::Parameters, "weights", "elements * bytes per weight", "SPEC §2", weights, 1,
+            fwd);
+    // K and V per layer, grouped heads kept as they are (the cache stores kv heads).
+    const double kvWidth = double(c.m.kvHeads * c.m.headDim) / tp;
+    out.add(Component::Activations, "KV cache", "2 * b * s * kv * d * c per layer",
+            "Pope et al. 2022 §2", 2 * c.tokens * std::max(kvWidth, double(c.m.headDim)) * c.act,
+            double(c.stageLayers), fwd);
+    const double ffn = double(c.m.isMoe() ? c.m.moe.expertFfnHiddenSize : c.m.ffnHiddenSize) / tp;
+    double working = c.tokens * (4 * double(c.m.hiddenSize) + 3 * ffn) * c.act;
+    if (c.t.attention == Attention::Eager)
+        working += double(c.t.microBatchSize) * double(c.m.attentionHeads) / tp *
+                   double(c.t.sequenceLength) * double(c.t.sequenceLength) / double(c.cp) *
+                   (4 + c.act);
+    out.add(Component::Temporary, "working activations of one layer (prefill)",
+            "b*s*(4h + 3f)*c (+ b*a*s^2*(4+c) eager)", "forward pass", working, 1, fwd);
+    if (c.hasHead && c.m.head == Head::LanguageModel)
+        out.add(Component::LogitsAndLoss, "next-token logits", "b*V*(c + 4)", "generation",
+                double(c.t.microBatchSize) * double(c.m.vocabSize) * (c.act + 4), 1, fwd);
+}
+
+void finish(Estimate &e, const Scenario &s)
+{
+    // Phase totals from what is alive in each phase (inside the caching allocator).
+    for (int i = 0; i < phaseCount; ++i) {
+        auto &ph = e.phases[i];
+        ph = PhaseTotals{};
+        ph.phase = static_cast<Phase>(i);
+    }
+    double outside = 0;
+    for (const auto &item : e.items) {
+        for (int i = 0; i < phaseCount; ++i) {
+            if (!item.aliveIn(static_cast<Phase>(i)))
+                continue;
+            auto &ph = e.phases[i];
+            ph.present = true;
+            if (!item.outsideAllocator) {
+                ph.allocated += item.bytes();
+                ph.byComponent[static_cast<int>(item.component)] += item.bytes();
+            }
+        }
+    }
+    // Validation only counts where a framework has it; a phase with nothing of its own (only
+    // steady states) is not a moment of interest.
+    const bool training = s.training.mode == Mode::Train;
+    Phase peakPhase = Phase::Forward;
+    double peakAllocated = -1;
+    for (int i = 0; i < phaseCount; ++i) {
+        const auto &ph = e.phases[i];
+        if (ph.present && ph.allocated > peakAllocated) {
+            peakAllocated = ph.allocated;
+            peakPhase = ph.phase;
+        }
+    }
+    (void)training;
+    e.peak.phase = peakPhase;
+    e.peak.allocated = std::max(0.0, peakAllocated);
+
+    e.perGpu.fill(0);
+    double transientAtPeak = 0;
+    for (const auto &item : e.items) {
+        if (!item.aliveIn(peakPhase))
+            continue;
+        e.perGpu[static_cast<int>(item.component)] += item.bytes();
+        if (item.outsideAllocator)
+            outside += item.bytes();
+        else if (item.component == Component::Activations ||
+                 item.component == Component::LogitsAndLoss ||
+                 item.component == Component::Temporary)
+            transientAtPeak += item.bytes();
+    }
+
+    const double slack = slackOfTransient * transientAtPeak + slackOfAll * e.peak.allocated;
+    const double context = cudaContextBytes(s.gpu.architecture);
+    const double nccl = s.parallelism.gpus > 1 ? ncclBytes : 0.0;
+    e.peak.reserved = e.peak.allocated + slack;
+    e.peak.device = e.peak.reserved + context + nccl + outside;
+
+    ItemSink sink(e);
+    constexpr auto F = Component::Framework;
+    sink.add(F, "caching allocator slack (reserved - allocated)",
+             "8% of transient bytes + 2% of allocated at the peak", "measured pairs, see docs",
+             slack, 1, phaseBit(peakPhase));
+    sink.add(F, "CUDA context and kernels", "per architecture", "transformers perf docs; torch 2.x",
+             context, 1, allPhases, true);
+    sink.add(F, "NCCL buffers", "communicators of a multi-GPU job", "NCCL_BUFFSIZE defaults", nccl,
+             1, allPhases, true);
+    e.perGpu[static_cast<int>(F)] = slack + context + nccl;
+
+    bool clamped = false;
+    auto clamp = [&](double &v) {
+        if (!std::isfinite(v) || v > maxReportable) {
+            v = maxReportable;
+            clamped = true;
+        }
+    };
+    clamp(e.peak.allocated);
+    clamp(e.peak.reserved);
+    clamp(e.peak.device);
+    for (auto &v : e.perGpu)
+        clamp(v);
+
+    e.capacityBytes = std::max(0.0, s.gpu.memoryGiB) * GiB;
+    e.headroomBytes = e.capacityBytes - e.peak.device;
+    e.fits = e.headroomBytes >= 0;
+    if (clamped)
+        e.warnings.push_back({WarningCode::Clamped, maxReportable});
+    if (!e.fits)
+        e.warnings.push_back({WarningCode::DoesNotFit, -e.headroomBytes});
+}
+
+void scenarioWarnings(Estimate &e, const Scenario &s)
+{
+    const auto &p = s.parallelism;
+    const auto &t = s.training;
+    if (t.attention == Attention::Eager) {
+        // Bytes of the s^2 softmax output alone (fp32 in the eager PyTorch code), per layer.
+        const double scores = double(t.microBatchSize) * double(s.model.attentionHeads) /
+                              double(p.tensorParallel) * double(t.sequenceLength) *
+                              double(t.sequenceLength) / double(p.contextParallel) * 4.0;
+        if (scores >= GiB)
+            e.warnings.push_back({WarningCode::EagerScoresLarge, scores,
+                                  double(t.sequenceLength)});
+    }
+    if (p.zeroStage > 0 && p.dataParallel() <= 1)
+        e.warnings.push_back({WarningCode::ZeroWithoutDataParallel, double(p.zeroStage)});
+    if (p.offloadParameters != Offload::None && p.zeroStage < 3)
+        e.warnings.push_back({WarningCode::OffloadParametersNeedsZero3});
+    if (t.sequenceLength > s.model.maxPositions)
+        e.warnings.push_back({WarningCode::SequenceBeyondPositions, double(s.model.maxPositions),
+                              double(t.sequenceLength)});
+    if (t.mode == Mode::Train &&
+        (t.optimizer == Optimizer::PagedAdamw || t.optimizer == Optimizer::PagedAdamw8bit))
+        e.warnings.push_back({WarningCode::PagedStatesOutsideAllocator});
+    if (p.pipelineParallel > 1 && s.model.layers % p.pipelineParallel != 0)
+        e.warnings.push_back({WarningCode::PipelineStagesUneven, double(s.model.layers),
+                              double(p.pipelineParallel)});
+}
+
+Estimate estimateStage(const Scenario &s, int stage, const ParameterCounts &counts)
+{
+    Estimate e;
+    e.parameters = counts;
+    e.pipelineStage = stage;
+    const StageContext c = makeContext(s, stage, counts);
+    ItemSink sink(e);
+    if (c.training) {
+        addModelStates(c, sink);
+        addActivations(c, sink);
+    } else {
+        addInference(c, sink);
+    }
+    e.trainableParameters =
+        c.full ? counts.total
+               : loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers;
+    finish(e, s);
+    return e;
+}
+
+}  // namespace
+
+std::string_view componentKey(Component c)
+{
+    static constexpr std::string_view keys[] = {"parameters",     "gradients",       "optimizer_states",
+                                                "activations",    "logits_and_loss", "temporary",
+                                                "framework"};
+    return keys[static_cast<int>(c)];
+}
+
+std::string_view componentLabel(Component c)
+{
+    static constexpr std::string_view labels[] = {"Parameters",  "Gradients",       "Optimizer states",
+                                                  "Activations", "Logits and loss", "Temporary",
+                                                  "Framework"};
+    return labels[static_cast<int>(c)];
+}
+
+std::string_view phaseKey(Phase p)
+{
+    static constexpr std::string_view keys[] = {"forward", "backward", "backward", "optimizer_step",
+                                                "validation"};
+    return keys[static_cast<int>(p)];
+}
+
+std::string_view phaseLabel(Phase p)
+{
+    static constexpr std::string_view labels[] = {"end of forward", "start of backward",
+                                                  "end of backward", "optimizer step",
+                                                  "validation pass"};
+    return labels[static_cast<int>(p)];
+}
+
+Estimate estimate(const Scenario &s)
+{
+    const ParameterCounts counts = countParameters(s.model);
+    Estimate best = estimateStage(s, 0, counts);
+    if (s.parallelism.pipelineParallel > 1 && s.training.mode == Mode::Train) {
+        // The first stage holds the most micro-batches in flight, the last the output layer
+        // and the loss; report whichever peaks higher.
+        const Estimate last = estimateStage(s, int(s.parallelism.pipelineParallel - 1), counts);
+        if (last.peak.device > best.peak.device)
+            best = last;
+    }
+    scenarioWarnings(best, s);
+    return best;
+}
+
+}  // namespace vramplan

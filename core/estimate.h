@@ -1,0 +1,113 @@
+#pragma once
+// Memory per GPU for one scenario: named terms, the peak through one training step and its
+// phase, and the three numbers measured in the wild (SPEC §2).
+//
+// Example: Llama-2-7B, full fine-tune, bf16_mixed, AdamW, 8 GPUs with ZeRO-3 holds
+// 6.74e9 * (2 + 2 + 12) / 8 bytes of model states per GPU (12.6 GiB), plus activations that grow
+// with micro-batch and sequence, plus temporaries and the CUDA context:
+//
+//     Scenario s = ...;               // or scenarioFromText(...)
+//     Estimate e = estimate(s);
+//     e.peak.allocated;               // bytes torch.cuda.max_memory_allocated() would report
+//     e.fits;                         // device bytes within the GPU's capacity
+
+#include "model_weights.h"
+#include "scenario.h"
+#include "static_vector.h"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace vramplan {
+
+enum class Component {
+    Parameters, Gradients, OptimizerStates, Activations, LogitsAndLoss, Temporary, Framework
+};
+constexpr int componentCount = 7;
+std::string_view componentKey(Component c);    // "optimizer_states"
+std::string_view componentLabel(Component c);  // "Optimizer states"
+
+// Moments of one training step at which memory is taken (steady state: optimizer states exist
+// from the first optimizer step on, so they are present in every phase of later steps).
+enum class Phase { Forward, BackwardStart, BackwardEnd, OptimizerStep, Validation };
+constexpr int phaseCount = 5;
+std::string_view phaseKey(Phase p);    // "backward" (what SPEC's "peak.phase" holds)
+std::string_view phaseLabel(Phase p);  // "start of backward"
+
+constexpr unsigned phaseBit(Phase p) { return 1u << static_cast<unsigned>(p); }
+constexpr unsigned allPhases = (1u << phaseCount) - 1;
+constexpr unsigned trainingPhases = allPhases & ~phaseBit(Phase::Validation);
+
+// One named quantity: `count` units (layers, tensors) of `perUnit` bytes each.
+struct Item
+{
+    Component component = Component::Parameters;
+    std::string_view name;     // "q after RoPE (saved by attention)"
+    std::string_view formula;  // "b*s*a*d*2 per layer"
+    std::string_view source;   // "Korthikanti et al. 2022, Table 2", "transformers LlamaRMSNorm"
+    double perUnit = 0;
+    double count = 1;
+    unsigned phases = allPhases;  // where it is alive
+    bool outsideAllocator = false;  // paged optimizer states, NCCL buffers, CUDA context
+
+    double bytes() const { return perUnit * count; }
+    bool aliveIn(Phase p) const { return (phases & phaseBit(p)) != 0; }
+};
+
+enum class WarningCode {
+    EagerScoresLarge,       // value: bytes of the s^2 scores per layer
+    ZeroWithoutDataParallel,
+    OffloadParametersNeedsZero3,
+    SequenceBeyondPositions,  // value: max positions
+    PagedStatesOutsideAllocator,
+    PipelineStagesUneven,
+    DoesNotFit,  // value: overflow bytes
+    Clamped,
+};
+
+struct Warning
+{
+    WarningCode code;
+    double value = 0;
+    double value2 = 0;
+};
+
+struct PhaseTotals
+{
+    Phase phase = Phase::Forward;
+    bool present = false;
+    double allocated = 0;
+    std::array<double, componentCount> byComponent{};  // allocated bytes, framework excluded
+};
+
+struct Peak
+{
+    double allocated = 0;  // torch.cuda.max_memory_allocated()
+    double reserved = 0;   // torch.cuda.max_memory_reserved()
+    double device = 0;     // nvidia-smi: reserved + CUDA context + NCCL + paged memory
+    Phase phase = Phase::BackwardStart;
+};
+
+struct Estimate
+{
+    ParameterCounts parameters;
+    int64_t trainableParameters = 0;
+    int pipelineStage = 0;  // the stage reported (the one with the largest peak)
+
+    std::array<double, componentCount> perGpu{};  // at the peak; sums to peak.device
+    Peak peak;
+    std::array<PhaseTotals, phaseCount> phases{};
+    double capacityBytes = 0;
+    bool fits = false;
+    double headroomBytes = 0;  // negative: overflow
+
+    StaticVector<Item, 72> items;
+    StaticVector<Warning, 12> warnings;
+
+    double componentBytes(Component c) const { return perGpu[static_cast<int>(c)]; }
+};
+
+Estimate estimate(const Scenario &scenario);
+
+}  // namespace vramplan

@@ -1,0 +1,247 @@
+#include "hf_config.h"
+
+#include "json_reader.h"
+
+#include <array>
+#include <string_view>
+
+namespace vramplan {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 13> supportedTypes = {
+    "gpt2",  "bert",  "llama", "mistral", "mixtral", "qwen2",   "phi3",
+    "gemma", "gemma2", "phi", "gpt_neox", "falcon", "RefinedWebModel"};
+
+// Reads keys of a config that carries many more keys than we need: unknown keys are fine here
+// (a config.json is someone else's format); wrong types are not.
+class HfReader
+{
+public:
+    HfReader(const json &config, const std::string &path) : m_config(config), m_path(path) {}
+
+    bool ok() const { return m_error.empty(); }
+    const std::string &error() const { return m_error; }
+
+    // First of the given keys present; value required unless fallback >= 0.
+    int64_t integer(std::initializer_list<const char *> keys, int64_t fallback = -1,
+                    int64_t min = 1, int64_t max = int64_t(1) << 30)
+    {
+        for (const char *key : keys) {
+            const auto it = m_config.find(key);
+            if (it == m_config.end() || it->is_null())
+                continue;
+            if (!(it->is_number_integer() || it->is_number_unsigned())) {
+                fail(key, "must be a whole number, got " + JsonReader::describe(*it));
+                return fallback > 0 ? fallback : min;
+            }
+            const double v = it->get<double>();
+            if (v < double(min) || v > double(max)) {
+                fail(key, "must be >= " + std::to_string(min) + " and <= " + std::to_string(max) +
+                              ", got " + JsonReader::describe(*it));
+                return min;
+            }
+            return it->get<int64_t>();
+        }
+        if (fallback < 0)
+            fail(*keys.begin(), "is missing");
+        return fallback;
+    }
+
+    bool boolean(const char *key, bool fallback)
+    {
+        const auto it = m_config.find(key);
+        if (it == m_config.end() || it->is_null())
+            return fallback;
+        if (!it->is_boolean()) {
+            fail(key, "must be true or false, got " + JsonReader::describe(*it));
+            return fallback;
+        }
+        return it->get<bool>();
+    }
+
+    std::string string(const char *key, const std::string &fallback)
+    {
+        const auto it = m_config.find(key);
+        if (it == m_config.end() || it->is_null())
+            return fallback;
+        if (!it->is_string()) {
+            fail(key, "must be a string, got " + JsonReader::describe(*it));
+            return fallback;
+        }
+        return it->get<std::string>();
+    }
+
+    double number(const char *key, double fallback)
+    {
+        const auto it = m_config.find(key);
+        if (it == m_config.end() || it->is_null())
+            return fallback;
+        if (!it->is_number()) {
+            fail(key, "must be a number, got " + JsonReader::describe(*it));
+            return fallback;
+        }
+        return it->get<double>();
+    }
+
+    void fail(const std::string &key, const std::string &problem)
+    {
+        if (m_error.empty())
+            m_error = m_path + "." + key + ": " + problem;
+    }
+
+private:
+    const json &m_config;
+    const std::string &m_path;
+    std::string m_error;
+};
+
+// hidden_act / activation_function as written by the model code.
+std::string activationOf(const std::string &act)
+{
+    if (act == "gelu_new" || act == "gelu_fast")
+        return "gelu_tanh_python";  // NewGELUActivation: four saved tensors
+    if (act == "silu" || act == "swish")
+        return "silu";
+    if (act == "relu")
+        return "relu";
+    return "gelu";  // gelu, gelu_pytorch_tanh, gelu_python: one saved input
+}
+
+}  // namespace
+
+std::string supportedHfModelTypes()
+{
+    std::string out;
+    for (auto t : supportedTypes)
+        out += (out.empty() ? "" : ", ") + std::string(t);
+    return out;
+}
+
+Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path)
+{
+    if (!config.is_object())
+        return Parsed<json>::fail(path + ": must be a JSON object (a config.json), got " +
+                                  JsonReader::typeName(config));
+    HfReader r(config, path);
+    const std::string type = r.string("model_type", "");
+    if (!r.ok())
+        return Parsed<json>::fail(r.error());
+    if (type.empty())
+        return Parsed<json>::fail(path + ".model_type: is missing (supported: " +
+                                  supportedHfModelTypes() + ")");
+
+    json m = json::object();
+    if (type == "gpt2") {
+        const int64_t h = r.integer({"n_embd", "hidden_size"});
+        m = {{"family", "gpt2"},
+             {"layers", r.integer({"n_layer", "num_hidden_layers"})},
+             {"hidden_size", h},
+             {"attention_heads", r.integer({"n_head", "num_attention_heads"})},
+             {"ffn_hidden_size", r.integer({"n_inner"}, 4 * h)},
+             {"vocab_size", r.integer({"vocab_size"})},
+             {"max_positions", r.integer({"n_positions", "max_position_embeddings"}, 1024)},
+             {"tied_embeddings", r.boolean("tie_word_embeddings", true)},
+             {"hidden_act", activationOf(r.string("activation_function", "gelu_new"))}};
+    } else if (type == "bert") {
+        m = {{"family", "bert"},
+             {"layers", r.integer({"num_hidden_layers"})},
+             {"hidden_size", r.integer({"hidden_size"})},
+             {"attention_heads", r.integer({"num_attention_heads"})},
+             {"ffn_hidden_size", r.integer({"intermediate_size"})},
+             {"vocab_size", r.integer({"vocab_size"})},
+             {"max_positions", r.integer({"max_position_embeddings"}, 512)},
+             {"token_types", r.integer({"type_vocab_size"}, 2, 0)},
+             {"hidden_act", activationOf(r.string("hidden_act", "gelu"))}};
+    } else if (type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2" ||
+               type == "phi3" || type == "gemma" || type == "gemma2") {
+        const std::string family = type == "gemma2" ? "gemma" : type;
+        const int64_t heads = r.integer({"num_attention_heads"});
+        m = {{"family", family},
+             {"layers", r.integer({"num_hidden_layers"})},
+             {"hidden_size", r.integer({"hidden_size"})},
+             {"attention_heads", heads},
+             {"kv_heads", r.integer({"num_key_value_heads"}, heads)},
+             {"ffn_hidden_size", r.integer({"intermediate_size"})},
+             {"vocab_size", r.integer({"vocab_size"})},
+             {"max_positions", r.integer({"max_position_embeddings"}, 4096)},
+             // Gemma ties its embeddings unless told otherwise; the others do not.
+             {"tied_embeddings", r.boolean("tie_word_embeddings", family == "gemma")}};
+        if (config.contains("head_dim") && !config["head_dim"].is_null())
+            m["head_dim"] = r.integer({"head_dim"});
+        const bool attentionBias = r.boolean("attention_bias", false);
+        const bool mlpBias = r.boolean("mlp_bias", false);
+        if (attentionBias && mlpBias)
+            m["bias"] = true;
+        else if (attentionBias || family == "qwen2")
+            m["qkv_bias"] = true;
+        if (family == "gemma") {
+            m["ffn_type"] = "geglu";
+            m["hidden_act"] = "gelu";
+        }
+        if (type == "mixtral") {
+            m["moe"] = {{"experts", r.integer({"num_local_experts"}, 8)},
+                        {"experts_per_token", r.integer({"num_experts_per_tok"}, 2)},
+                        {"expert_ffn_hidden_size", r.integer({"intermediate_size"})}};
+        }
+    } else if (type == "phi") {
+        const int64_t heads = r.integer({"num_attention_heads"});
+        m = {{"family", "phi"},
+             {"layers", r.integer({"num_hidden_layers"})},
+             {"hidden_size", r.integer({"hidden_size"})},
+             {"attention_heads", heads},
+             {"kv_heads", r.integer({"num_key_value_heads"}, heads)},
+             {"ffn_hidden_size", r.integer({"intermediate_size"})},
+             {"vocab_size", r.integer({"vocab_size"})},
+             {"max_positions", r.integer({"max_position_embeddings"}, 2048)},
+             {"tied_embeddings", r.boolean("tie_word_embeddings", false)},
+             {"hidden_act", activationOf(r.string("hidden_act", "gelu_new"))}};
+    } else if (type == "gpt_neox") {
+        const int64_t h = r.integer({"hidden_size"});
+        m = {{"family", "gpt_neox"},
+             {"layers", r.integer({"num_hidden_layers"})},
+             {"hidden_size", h},
+             {"attention_heads", r.integer({"num_attention_heads"})},
+             {"ffn_hidden_size", r.integer({"intermediate_size"}, 4 * h)},
+             {"vocab_size", r.integer({"vocab_size"})},
+             {"max_positions", r.integer({"max_position_embeddings"}, 2048)},
+             {"tied_embeddings", r.boolean("tie_word_embeddings", false)},
+             {"parallel_block", r.boolean("use_parallel_residual", true)},
+             {"bias", r.boolean("attention_bias", true)},
+             {"hidden_act", activationOf(r.string("hidden_act", "gelu"))}};
+    } else if (type == "falcon" || type == "RefinedWebModel") {
+        const int64_t h = r.integer({"hidden_size"});
+        const int64_t heads = r.integer({"num_attention_heads", "n_head"});
+        const bool newArch = r.boolean("new_decoder_architecture", false);
+        const bool multiQuery = r.boolean("multi_query", true);
+        const bool parallel = r.boolean("parallel_attn", true);
+        const int64_t kv =
+            newArch ? r.integer({"num_kv_heads", "n_head_kv"}, heads) : (multiQuery ? 1 : heads);
+        m = {{"family", "falcon"},
+             {"layers", r.integer({"num_hidden_layers", "n_layer"})},
+             {"hidden_size", h},
+             {"attention_heads", heads},
+             {"kv_heads", kv},
+             {"ffn_hidden_size", r.integer({"ffn_hidden_size"}, 4 * h)},
+             {"vocab_size", r.integer({"vocab_size"})},
+             {"max_positions", r.integer({"max_position_embeddings"}, 2048)},
+             {"tied_embeddings", r.boolean("tie_word_embeddings", true)},
+             {"bias", r.boolean("bias", false)},
+             {"parallel_block", parallel},
+             {"norms_per_layer", newArch || !parallel ? 2 : 1},
+             {"positions", r.boolean("alibi", false) ? "alibi" : "rope"}};
+    } else {
+        return Parsed<json>::fail(path + ".model_type: '" + type + "' is not supported (supported: " +
+                                  supportedHfModelTypes() + ")");
+    }
+    if (!r.ok())
+        return Parsed<json>::fail(r.error());
+    if (type != "gemma" && type != "gemma2" && !m.contains("hidden_act")) {
+        const std::string act = activationOf(r.string("hidden_act", "silu"));
+        m["hidden_act"] = act;
+    }
+    return Parsed<json>::ok(std::move(m));
+}
+
+}  // namespace vramplan

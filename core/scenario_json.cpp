@@ -1,0 +1,478 @@
+#include "scenario_json.h"
+
+#include "catalog.h"
+#include "hf_config.h"
+#include "json_reader.h"
+
+#include <algorithm>
+
+namespace vramplan {
+namespace {
+
+using nlohmann::json;
+
+// Bounds that keep every product in the estimator finite and every count inside int64
+// (layers * experts * 3 * hidden * ffn stays below 2^63 at these limits).
+constexpr int64_t maxLayers = 2048;
+constexpr int64_t maxHidden = int64_t(1) << 18;
+constexpr int64_t maxHeads = int64_t(1) << 14;
+constexpr int64_t maxFfn = int64_t(1) << 20;
+constexpr int64_t maxVocab = int64_t(1) << 24;
+constexpr int64_t maxPositions = int64_t(1) << 24;
+constexpr int64_t maxExperts = 1024;
+constexpr int64_t maxBatch = int64_t(1) << 20;
+constexpr int64_t maxSequence = int64_t(1) << 24;
+constexpr int64_t maxGpus = int64_t(1) << 20;
+constexpr int64_t maxParallel = int64_t(1) << 14;
+
+void defaultIfMissing(json &m, const char *key, json value)
+{
+    if (!m.contains(key) || m[key].is_null())
+        m[key] = std::move(value);
+}
+
+Parsed<json> mergedModelFields(const json &model)
+{
+    json merged = json::object();
+    if (model.contains("preset") && !model["preset"].is_null()) {
+        if (!model["preset"].is_string())
+            return Parsed<json>::fail("model.preset: must be a string, got " +
+                                      JsonReader::describe(model["preset"]));
+        const auto id = model["preset"].get<std::string>();
+        const auto *preset = Catalog::builtin().preset(id);
+        if (!preset)
+            return Parsed<json>::fail("model.preset: unknown preset '" + id.substr(0, 64) +
+                                      "' (known: " + Catalog::builtin().presetIds() + ")");
+        auto fields = modelFieldsFromHfConfig(preset->hfConfig, "resources/models/" + id);
+        if (!fields)
+            return fields;
+        merged.update(*fields.value);
+    }
+    if (model.contains("hf_config") && !model["hf_config"].is_null()) {
+        auto fields = modelFieldsFromHfConfig(model["hf_config"], "model.hf_config");
+        if (!fields)
+            return fields;
+        merged = json::object();  // an explicit config replaces the preset's numbers
+        merged.update(*fields.value);
+    }
+    for (const auto &[key, value] : model.items()) {
+        if (key == "preset" || key == "hf_config")
+            continue;
+        if (key == "moe" && value.is_object() && merged.contains("moe"))
+            merged["moe"].update(value);
+        else
+            merged[key] = value;
+    }
+    return Parsed<json>::ok(std::move(merged));
+}
+
+bool readModel(const json &document, ModelConfig &m, std::string &error)
+{
+    const json empty = json::object();
+    const json &model = document.contains("model") ? document["model"] : empty;
+    if (!model.is_object()) {
+        error = "model: must be a JSON object, got " + JsonReader::describe(model);
+        return false;
+    }
+    auto merged = mergedModelFields(model);
+    if (!merged) {
+        error = merged.error;
+        return false;
+    }
+    json &f = *merged.value;
+    if (model.contains("preset") && model["preset"].is_string())
+        m.preset = model["preset"].get<std::string>();
+
+    JsonReader r(f, "model", error);
+    r.enumeration("family", m.family);
+    if (!r.ok())
+        return false;
+    f["family"] = std::string(toString(m.family));
+    applyFamilyDefaults(f);
+
+    r.integer("layers", m.layers, 1, maxLayers);
+    r.integer("hidden_size", m.hiddenSize, 1, maxHidden);
+    r.integer("attention_heads", m.attentionHeads, 1, maxHeads);
+    m.kvHeads = m.attentionHeads;
+    r.integer("kv_heads", m.kvHeads, 1, maxHeads);
+    const bool explicitHeadDim = r.has("head_dim");
+    r.integer("head_dim", m.headDim, 1, maxHidden);
+    r.integer("ffn_hidden_size", m.ffnHiddenSize, 1, maxFfn);
+    r.enumeration("ffn_type", m.ffnType);
+    r.enumeration("hidden_act", m.activation);
+    r.integer("vocab_size", m.vocabSize, 1, maxVocab);
+    r.enumeration("norm", m.norm);
+    r.boolean("tied_embeddings", m.tiedEmbeddings);
+    r.boolean("bias", m.bias);
+    r.boolean("qkv_bias", m.qkvBias);
+    r.boolean("lm_head_bias", m.lmHeadBias);
+    r.integer("max_positions", m.maxPositions, 1, maxPositions);
+    r.enumeration("positions", m.positions);
+    r.boolean("parallel_block", m.parallelBlock);
+    r.integer("norms_per_layer", m.normsPerLayer, 0, 4);
+    r.integer("token_types", m.tokenTypes, 0, 1 << 16);
+    r.boolean("pooler", m.pooler);
+    r.enumeration("head", m.head);
+    r.integer("classifier_labels", m.classifierLabels, 1, 1 << 20);
+    if (const json *moe = r.object("moe")) {
+        JsonReader mr(*moe, "model.moe", error);
+        mr.integer("experts", m.moe.experts, 0, maxExperts);
+        mr.integer("experts_per_token", m.moe.expertsPerToken, 0, maxExperts);
+        mr.integer("expert_ffn_hidden_size", m.moe.expertFfnHiddenSize, 0, maxFfn);
+        mr.integer("shared_experts", m.moe.sharedExperts, 0, maxExperts);
+        mr.finish();
+        if (error.empty() && m.moe.experts > 0) {
+            if (m.moe.expertsPerToken == 0)
+                m.moe.expertsPerToken = std::min<int64_t>(2, m.moe.experts);
+            if (m.moe.expertsPerToken > m.moe.experts)
+                return r.fail("model.moe.experts_per_token",
+                              "must not exceed experts (" + std::to_string(m.moe.experts) +
+                                  "), got " + std::to_string(m.moe.expertsPerToken));
+        }
+    }
+    r.finish();
+    if (!r.ok())
+        return false;
+
+    if (!explicitHeadDim) {
+        if (m.hiddenSize % m.attentionHeads != 0)
+            return r.fail("model.hidden_size",
+                          std::to_string(m.hiddenSize) + " is not divisible by attention_heads " +
+                              std::to_string(m.attentionHeads) + " (give head_dim to override)");
+        m.headDim = m.hiddenSize / m.attentionHeads;
+    }
+    if (m.attentionHeads % m.kvHeads != 0)
+        return r.fail("model.kv_heads", std::to_string(m.kvHeads) +
+                                            " does not divide attention_heads " +
+                                            std::to_string(m.attentionHeads));
+    return true;
+}
+
+bool readTraining(const json &document, TrainingConfig &t, std::string &error)
+{
+    if (!document.contains("training"))
+        return true;
+    JsonReader r(document["training"], "training", error);
+    r.enumeration("mode", t.mode);
+    r.integer("micro_batch_size", t.microBatchSize, 1, maxBatch);
+    r.integer("sequence_length", t.sequenceLength, 1, maxSequence);
+    r.integer("gradient_accumulation_steps", t.gradientAccumulationSteps, 1, maxBatch);
+    r.enumeration("precision", t.precision);
+    r.enumeration("optimizer", t.optimizer);
+    r.enumeration("activation_recompute", t.recompute);
+    r.integer("recompute_layers", t.recomputeLayers, 0, maxLayers);
+    r.enumeration("attention", t.attention);
+    r.number("dropout", t.dropout, 0.0, 0.99);
+    if (const json *ft = r.object("finetune")) {
+        JsonReader fr(*ft, "training.finetune", error);
+        fr.enumeration("method", t.finetune.method);
+        fr.integer("lora_rank", t.finetune.loraRank, 1, 1 << 16);
+        fr.stringList("lora_targets", t.finetune.loraTargets);
+        // QLoRA stores its base in 4 bits unless the file says otherwise.
+        if (t.finetune.method == FinetuneMethod::Qlora)
+            t.finetune.baseWeightBits = 4;
+        fr.integer("base_weight_bits", t.finetune.baseWeightBits, 4, 32);
+        fr.number("lora_dropout", t.finetune.loraDropout, 0.0, 0.99);
+        fr.finish();
+        const int64_t bits = t.finetune.baseWeightBits;
+        if (error.empty() && bits != 4 && bits != 8 && bits != 16 && bits != 32)
+            return fr.fail("training.finetune.base_weight_bits",
+                           "must be 4, 8, 16 or 32, got " + std::to_string(bits));
+    }
+    r.finish();
+    return r.ok();
+}
+
+bool readParallelism(const json &document, ParallelConfig &p, std::string &error)
+{
+    if (!document.contains("parallelism"))
+        return true;
+    JsonReader r(document["parallelism"], "parallelism", error);
+    r.integer("gpus", p.gpus, 1, maxGpus);
+    r.integer("tensor_parallel", p.tensorParallel, 1, maxParallel);
+    r.integer("pipeline_parallel", p.pipelineParallel, 1, maxParallel);
+    r.integer("virtual_pipeline_parallel", p.virtualPipelineParallel, 1, maxParallel);
+    r.boolean("sequence_parallel", p.sequenceParallel);
+    r.integer("context_parallel", p.contextParallel, 1, maxParallel);
+    r.integer("expert_parallel", p.expertParallel, 1, maxParallel);
+    r.integer("zero_stage", p.zeroStage, 0, 3);
+    r.enumeration("offload_optimizer", p.offloadOptimizer);
+    r.enumeration("offload_parameters", p.offloadParameters);
+    r.finish();
+    return r.ok();
+}
+
+bool readGpu(const json &document, GpuConfig &g, std::string &error)
+{
+    if (!document.contains("gpu"))
+        return true;
+    JsonReader r(document["gpu"], "gpu", error);
+    std::string preset;
+    if (r.string("preset", preset, 128)) {
+        const auto *spec = Catalog::builtin().gpu(preset);
+        if (!spec)
+            return r.fail("gpu.preset", "unknown GPU '" + preset + "' (known: " +
+                                            Catalog::builtin().gpuIds() + ")");
+        g.preset = preset;
+        g.name = spec->name;
+        g.architecture = spec->architecture;
+        g.memoryGiB = spec->memoryMiB / 1024.0;
+    }
+    double gib = 0;
+    // A capacity that differs from the preset's makes it a custom card of that size.
+    if (r.number("memory_gib", gib, 0.0, 1.0e6, true) && (g.preset.empty() ||
+                                                          std::abs(gib - g.memoryGiB) > 1.0))
+        g.memoryGiB = gib;
+    r.string("name", g.name, 256);
+    r.string("architecture", g.architecture, 64);
+    r.finish();
+    return r.ok();
+}
+
+// Constraints between sections: the layout must fit the GPU count and the model's shapes.
+bool checkLayout(const Scenario &s, std::string &error)
+{
+    const auto &p = s.parallelism;
+    const auto &m = s.model;
+    auto fail = [&](const std::string &field, const std::string &problem) {
+        error = field + ": " + problem;
+        return false;
+    };
+    const int64_t modelParallel = p.tensorParallel * p.pipelineParallel * p.contextParallel;
+    if (modelParallel > p.gpus || p.gpus % modelParallel != 0)
+        return fail("parallelism.gpus",
+                    std::to_string(p.gpus) +
+                        " is not a multiple of tensor_parallel x pipeline_parallel x "
+                        "context_parallel = " +
+                        std::to_string(modelParallel));
+    if (m.attentionHeads % p.tensorParallel != 0)
+        return fail("parallelism.tensor_parallel",
+                    std::to_string(p.tensorParallel) + " does not divide the " +
+                        std::to_string(m.attentionHeads) + " attention heads");
+    if (m.kvHeads % p.tensorParallel != 0 && p.tensorParallel % m.kvHeads != 0)
+        return fail("parallelism.tensor_parallel",
+                    std::to_string(p.tensorParallel) + " and the " + std::to_string(m.kvHeads) +
+                        " key/value heads do not divide one another");
+    if (p.pipelineParallel > m.layers)
+        return fail("parallelism.pipeline_parallel",
+                    std::to_string(p.pipelineParallel) + " stages for " +
+                        std::to_string(m.layers) + " layers");
+    if (p.virtualPipelineParallel > 1 &&
+        (p.pipelineParallel == 1 || p.pipelineParallel * p.virtualPipelineParallel > m.layers))
+        return fail("parallelism.virtual_pipeline_parallel",
+                    "needs pipeline_parallel > 1 and at most one layer per virtual stage (" +
+                        std::to_string(m.layers) + " layers)");
+    if (p.expertParallel > 1) {
+        if (!m.isMoe())
+            return fail("parallelism.expert_parallel", "needs a mixture-of-experts model");
+        if (m.moe.experts % p.expertParallel != 0)
+            return fail("parallelism.expert_parallel",
+                        std::to_string(p.expertParallel) + " does not divide the " +
+                            std::to_string(m.moe.experts) + " experts");
+        if (p.dataParallel() % p.expertParallel != 0)
+            return fail("parallelism.expert_parallel",
+                        std::to_string(p.expertParallel) + " does not divide the data-parallel size " +
+                            std::to_string(p.dataParallel()));
+    }
+    if (s.training.recomputeLayers > m.layers)
+        return fail("training.recompute_layers",
+                    "must not exceed the " + std::to_string(m.layers) + " layers, got " +
+                        std::to_string(s.training.recomputeLayers));
+    if (s.training.finetune.method != FinetuneMethod::Full &&
+        s.training.finetune.loraTargets.empty())
+        return fail("training.finetune.lora_targets", "must name at least one layer for LoRA");
+    return true;
+}
+
+}  // namespace
+
+std::string checkScenario(const Scenario &s)
+{
+    std::string error;
+    const auto &m = s.model;
+    if (m.attentionHeads % m.kvHeads != 0)
+        return "model.kv_heads: " + std::to_string(m.kvHeads) + " does not divide attention_heads " +
+               std::to_string(m.attentionHeads);
+    if (m.isMoe() && m.moe.expertsPerToken > m.moe.experts)
+        return "model.moe.experts_per_token: must not exceed experts (" +
+               std::to_string(m.moe.experts) + ")";
+    checkLayout(s, error);
+    return error;
+}
+
+void applyFamilyDefaults(json &m)
+{
+    const auto family = fromString<Family>(m.value("family", "llama")).value_or(Family::Llama);
+    const bool gelu = family == Family::Gpt2 || family == Family::Bert || family == Family::Phi ||
+                      family == Family::GptNeox || family == Family::Falcon;
+    defaultIfMissing(m, "ffn_type", gelu ? "gelu" : (family == Family::Gemma ? "geglu" : "swiglu"));
+    defaultIfMissing(m, "hidden_act",
+                     family == Family::Gpt2 || family == Family::Phi
+                         ? "gelu_tanh_python"
+                         : (gelu || family == Family::Gemma ? "gelu" : "silu"));
+    defaultIfMissing(m, "norm", gelu ? "layernorm" : "rmsnorm");
+    defaultIfMissing(m, "bias", family == Family::Gpt2 || family == Family::Bert ||
+                                    family == Family::Phi || family == Family::GptNeox);
+    defaultIfMissing(m, "qkv_bias", family == Family::Qwen2);
+    defaultIfMissing(m, "lm_head_bias", family == Family::Phi);
+    defaultIfMissing(m, "tied_embeddings", family == Family::Gpt2 || family == Family::Bert ||
+                                               family == Family::Gemma ||
+                                               family == Family::Falcon);
+    defaultIfMissing(m, "positions",
+                     family == Family::Gpt2 || family == Family::Bert ? "learned" : "rope");
+    defaultIfMissing(m, "parallel_block", family == Family::Phi || family == Family::GptNeox ||
+                                              family == Family::Falcon);
+    defaultIfMissing(m, "norms_per_layer",
+                     family == Family::Phi || family == Family::Falcon ? 1 : 2);
+    defaultIfMissing(m, "token_types", family == Family::Bert ? 2 : 0);
+    defaultIfMissing(m, "pooler", family == Family::Bert);
+    defaultIfMissing(m, "max_positions", family == Family::Bert ? 512 : 4096);
+    if (!m.contains("ffn_hidden_size") && m.contains("hidden_size") &&
+        m["hidden_size"].is_number_integer()) {
+        const int64_t h = m["hidden_size"].get<int64_t>();
+        // Llama's rule for an unstated SwiGLU width: 2/3 of 4h, rounded up to 256.
+        const int64_t gated = ((8 * h / 3 + 255) / 256) * 256;
+        m["ffn_hidden_size"] = m["ffn_type"] == "gelu" ? 4 * h : gated;
+    }
+}
+
+Parsed<Scenario> scenarioFromJson(const json &document)
+{
+    std::string error;
+    Scenario s;
+    JsonReader top(document, "", error);
+    std::string format;
+    if (!top.string("format", format, 64)) {
+        if (top.ok())
+            top.fail("format", "is missing (expected \"vramplan-scenario\")");
+        return Parsed<Scenario>::fail(error);
+    }
+    if (format != "vramplan-scenario")
+        return Parsed<Scenario>::fail("format: expected \"vramplan-scenario\", got \"" +
+                                      format.substr(0, 40) + "\"");
+    int64_t version = scenarioFormatVersion;
+    if (top.has("version") && top.integer("version", version, 1, int64_t(1) << 30) &&
+        version > scenarioFormatVersion)
+        return Parsed<Scenario>::fail("version: " + std::to_string(version) +
+                                      " is newer than this vramplan reads (" +
+                                      std::to_string(scenarioFormatVersion) + "); update vramplan");
+    top.string("name", s.name, 1024);
+    top.enumeration("framework", s.framework);
+    top.object("model");
+    top.object("training");
+    top.object("parallelism");
+    top.object("gpu");
+    // "measured", "calibration" and the like belong to other tools' files that embed a scenario.
+    top.finish();
+    if (!top.ok())
+        return Parsed<Scenario>::fail(error);
+    if (!readModel(document, s.model, error) || !readTraining(document, s.training, error) ||
+        !readParallelism(document, s.parallelism, error) || !readGpu(document, s.gpu, error) ||
+        !checkLayout(s, error))
+        return Parsed<Scenario>::fail(error);
+    return Parsed<Scenario>::ok(std::move(s));
+}
+
+Parsed<Scenario> scenarioFromText(std::string_view text)
+{
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return Parsed<Scenario>::fail("the file is empty (expected a JSON scenario)");
+    json document;
+    try {
+        // Depth is bounded by the parser's own recursion; a callback rejects absurd nesting
+        // before it can exhaust the stack.
+        document = json::parse(text, [](int depth, json::parse_event_t, json &) {
+            if (depth > 64)
+                throw std::runtime_error("nesting deeper than 64 levels");
+            return true;
+        });
+    } catch (const json::parse_error &e) {
+        std::string what = e.what();
+        const auto pos = what.find("parse error");
+        return Parsed<Scenario>::fail("not valid JSON: " +
+                                      (pos == std::string::npos ? what : what.substr(pos)));
+    } catch (const std::exception &e) {
+        return Parsed<Scenario>::fail(std::string("not a usable JSON document: ") + e.what());
+    }
+    return scenarioFromJson(document);
+}
+
+json scenarioToJson(const Scenario &s)
+{
+    const auto &m = s.model;
+    json model = {{"family", toString(m.family)},
+                  {"layers", m.layers},
+                  {"hidden_size", m.hiddenSize},
+                  {"attention_heads", m.attentionHeads},
+                  {"kv_heads", m.kvHeads},
+                  {"head_dim", m.headDim},
+                  {"ffn_hidden_size", m.ffnHiddenSize},
+                  {"ffn_type", toString(m.ffnType)},
+                  {"hidden_act", toString(m.activation)},
+                  {"vocab_size", m.vocabSize},
+                  {"norm", toString(m.norm)},
+                  {"tied_embeddings", m.tiedEmbeddings},
+                  {"bias", m.bias},
+                  {"qkv_bias", m.qkvBias},
+                  {"lm_head_bias", m.lmHeadBias},
+                  {"max_positions", m.maxPositions},
+                  {"positions", toString(m.positions)},
+                  {"parallel_block", m.parallelBlock},
+                  {"norms_per_layer", m.normsPerLayer},
+                  {"token_types", m.tokenTypes},
+                  {"pooler", m.pooler},
+                  {"head", toString(m.head)},
+                  {"classifier_labels", m.classifierLabels}};
+    if (!m.preset.empty())
+        model["preset"] = m.preset;
+    if (m.isMoe())
+        model["moe"] = {{"experts", m.moe.experts},
+                        {"experts_per_token", m.moe.expertsPerToken},
+                        {"expert_ffn_hidden_size", m.moe.expertFfnHiddenSize},
+                        {"shared_experts", m.moe.sharedExperts}};
+    const auto &t = s.training;
+    const auto &ft = t.finetune;
+    const auto &p = s.parallelism;
+    json out = {{"format", "vramplan-scenario"},
+                {"version", scenarioFormatVersion},
+                {"name", s.name},
+                {"model", model},
+                {"training",
+                 {{"mode", toString(t.mode)},
+                  {"micro_batch_size", t.microBatchSize},
+                  {"sequence_length", t.sequenceLength},
+                  {"gradient_accumulation_steps", t.gradientAccumulationSteps},
+                  {"precision", toString(t.precision)},
+                  {"optimizer", toString(t.optimizer)},
+                  {"activation_recompute", toString(t.recompute)},
+                  {"attention", toString(t.attention)},
+                  {"dropout", t.dropout},
+                  {"finetune",
+                   {{"method", toString(ft.method)},
+                    {"lora_rank", ft.loraRank},
+                    {"lora_targets", ft.loraTargets},
+                    {"base_weight_bits", ft.baseWeightBits},
+                    {"lora_dropout", ft.loraDropout}}}}},
+                {"parallelism",
+                 {{"gpus", p.gpus},
+                  {"tensor_parallel", p.tensorParallel},
+                  {"pipeline_parallel", p.pipelineParallel},
+                  {"virtual_pipeline_parallel", p.virtualPipelineParallel},
+                  {"sequence_parallel", p.sequenceParallel},
+                  {"context_parallel", p.contextParallel},
+                  {"expert_parallel", p.expertParallel},
+                  {"zero_stage", p.zeroStage},
+                  {"offload_optimizer", toString(p.offloadOptimizer)},
+                  {"offload_parameters", toString(p.offloadParameters)}}},
+                {"framework", toString(s.framework)},
+                {"gpu", {{"memory_gib", s.gpu.memoryGiB}, {"name", s.gpu.name}}}};
+    if (t.recomputeLayers >= 0)
+        out["training"]["recompute_layers"] = t.recomputeLayers;
+    if (!s.gpu.preset.empty())
+        out["gpu"]["preset"] = s.gpu.preset;
+    if (!s.gpu.architecture.empty())
+        out["gpu"]["architecture"] = s.gpu.architecture;
+    return out;
+}
+
+}  // namespace vramplan

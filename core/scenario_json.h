@@ -1,0 +1,35 @@
+#pragma once
+// The scenario file (SPEC §3, `*.vramplan.json`) to and from a Scenario.
+//
+// Example: {"format": "vramplan-scenario", "version": 1, "model": {"preset": "llama-2-7b"},
+// "training": {"micro_batch_size": 4}} parses to Llama-2-7B with every other field at its
+// documented default; {"training": {"micro_batch_size": 0}} fails with
+// "training.micro_batch_size: must be >= 1 and <= 1048576, got 0".
+
+#include "parsed.h"
+#include "scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace vramplan {
+
+constexpr int scenarioFormatVersion = 1;
+
+Parsed<Scenario> scenarioFromJson(const nlohmann::json &document);
+// Parses text; errors from the JSON syntax name the line and column.
+Parsed<Scenario> scenarioFromText(std::string_view text);
+
+// The scenario with every field spelled out (presets resolved to their numbers, but the
+// preset names kept so a reader sees where they came from).
+nlohmann::json scenarioToJson(const Scenario &scenario);
+
+// The constraints between fields (layout against GPU count and heads, kv heads against heads,
+// expert parallelism against experts); "" when the scenario is consistent.
+std::string checkScenario(const Scenario &scenario);
+
+// The model fields a family implies when a file leaves them out (norm, FFN type, biases, ...).
+void applyFamilyDefaults(nlohmann::json &modelFields);
+
+}  // namespace vramplan

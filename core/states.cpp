@@ -1,0 +1,356 @@
+// Weights, gradients, optimizer states and the temporaries that belong to them (SPEC §2 rows
+// "parameters", "gradients", "optimizer states" and the weight-related "temporary" buffers).
+
+#include "estimate_context.h"
+
+#include <cmath>
+
+namespace vramplan {
+namespace {
+
+constexpr unsigned steadyPhases = trainingPhases;
+constexpr unsigned gradientPhases = phaseBit(Phase::BackwardEnd) | phaseBit(Phase::OptimizerStep);
+constexpr unsigned computePhases =
+    phaseBit(Phase::Forward) | phaseBit(Phase::BackwardStart) | phaseBit(Phase::BackwardEnd);
+
+// bitsandbytes NF4 (Dettmers et al. 2023, QLoRA §3): 4-bit codes, one 8-bit absmax per 64
+// weights after double quantisation, and one fp32 second-level constant per 256 blocks.
+constexpr double nf4BytesPerWeight = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
+// bitsandbytes 8-bit optimizers: one fp32 absmax per 2048-element block, per state; tensors
+// under 4096 elements keep 32-bit states (bnb.optim.Optimizer8bit, min_8bit_size).
+constexpr double blockwise8bitOverhead = 4.0 / 2048;
+constexpr int64_t min8bitElements = 4096;
+// Distributed Shampoo's default max_preconditioner_dim: matrices are blocked to 1024 x 1024.
+constexpr int64_t shampooBlock = 1024;
+
+bool mixedMaster(Precision p)
+{
+    return p == Precision::Fp16Mixed || p == Precision::Bf16Mixed || p == Precision::Fp8Mixed;
+}
+
+double weightBytes(const StageContext &c)
+{
+    if (c.fp32 || c.amp)
+        return 4;
+    // torchtitan's FSDP2 keeps fp32 sharded parameters and all-gathers bf16 copies
+    // (torchtitan/parallelisms: MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)).
+    if (c.s.framework == Framework::Torchtitan && mixedMaster(c.t.precision))
+        return 4;
+    return 2;
+}
+
+double gradientBytes(const StageContext &c)
+{
+    if (c.fp32 || c.amp)
+        return 4;
+    if (mixedMaster(c.t.precision) &&
+        (c.s.framework == Framework::Megatron || c.s.framework == Framework::Torchtitan))
+        return 4;  // Megatron's fp32 main_grad buffer; torchtitan's fp32 sharded gradients
+    return 2;      // DeepSpeed and plain PyTorch keep gradients in the weights' 16-bit dtype
+}
+
+// Bytes of one optimizer-state element: fp32, except pure bf16 where plain PyTorch creates the
+// states like the parameters (torch.optim.AdamW: zeros_like(param)).
+double stateBytes(const StageContext &c) { return c.t.precision == Precision::Bf16 ? 2 : 4; }
+
+// Optimizer state bytes of one trainable tensor of `rows` x `cols` (`n` elements in all).
+double optimizerBytes(Optimizer o, double sb, double n, int64_t rows, int64_t cols, bool inLayer)
+{
+    const bool matrix = cols > 1;
+    switch (o) {
+    case Optimizer::Sgd: return 0;
+    case Optimizer::SgdMomentum:
+    case Optimizer::Lion: return sb * n;
+    case Optimizer::Adam:
+    case Optimizer::Adamw:
+    case Optimizer::PagedAdamw: return 2 * sb * n;
+    case Optimizer::Adamw8bit:
+    case Optimizer::PagedAdamw8bit:
+        return double(rows) * cols < min8bitElements ? 8 * n : (2 + 2 * blockwise8bitOverhead) * n;
+    case Optimizer::Muon:
+        // Muon keeps one momentum buffer for the hidden matrices; embeddings, head and vectors
+        // go to its AdamW fallback (Jordan et al. 2024, reference implementation).
+        return matrix && inLayer ? sb * n : 2 * sb * n;
+    case Optimizer::Adafactor: {
+        // HF Adafactor without first moment: factored second moment, a row and a column vector
+        // per matrix; a full second moment for vectors (Shazeer & Stern 2018, §3).
+        if (!matrix)
+            return 4 * n;
+        const double copies = n / (double(rows) * cols);
+        return 4 * double(rows + cols) * copies;
+    }
+    case Optimizer::Shampoo: {
+        if (!matrix)
+            return 2 * sb * n;
+        // Per block: left and right factors and their inverse roots, fp32; plus momentum and
+        // the grafting accumulator per element.
+        const double copies = n / (double(rows) * cols);
+        auto blocks = [](int64_t d) { return (d + shampooBlock - 1) / shampooBlock; };
+        const double br = double(std::min(rows, shampooBlock));
+        const double bc = double(std::min(cols, shampooBlock));
+        const double perBlock = 2 * (br * br + bc * bc) * 4;
+        return copies * double(blocks(rows)) * double(blocks(cols)) * perBlock + 2 * sb * n;
+    }
+    }
+    return 0;
+}
+
+bool pagedOptimizer(Optimizer o)
+{
+    return o == Optimizer::PagedAdamw || o == Optimizer::PagedAdamw8bit;
+}
+
+// torch.optim's default foreach implementation materialises one state-sized intermediate
+// (torch/optim/adamw.py _multi_tensor_adamw: exp_avg_sq_sqrt = _foreach_sqrt(...)); the fused
+// Adam of DeepSpeed and Megatron (apex/TE FusedAdam) and bitsandbytes kernels do not.
+bool foreachTemporaries(const StageContext &c)
+{
+    const auto o = c.t.optimizer;
+    if (c.s.framework == Framework::Megatron || c.s.framework == Framework::Deepspeed)
+        return false;
+    return o == Optimizer::Adam || o == Optimizer::Adamw || o == Optimizer::Lion ||
+           o == Optimizer::SgdMomentum || o == Optimizer::Muon;
+}
+
+struct LocalSizes
+{
+    double all = 0;          // every local weight element
+    double linear = 0;       // layer linear weights (quantizable under QLoRA)
+    double layerMatrices = 0;
+    double oneLayer = 0;     // one layer's local elements
+    double oneLayerLinear = 0;
+    double root = 0;         // embeddings, final norm and heads held on this stage
+};
+
+}  // namespace
+
+void addModelStates(const StageContext &c, ItemSink &out)
+{
+    const double tp = double(c.tp);
+    const double L = double(c.stageLayers);
+    const double dp = double(std::max<int64_t>(1, c.dp));
+    const double dpExpert = std::max(1.0, dp / double(c.ep));
+    const bool z1 = c.p.zeroStage >= 1, z2 = c.p.zeroStage >= 2, z3 = c.p.zeroStage >= 3;
+    const bool offloadStates = c.p.offloadOptimizer != Offload::None;
+    const bool offloadParams = z3 && c.p.offloadParameters != Offload::None;
+    const auto fw = c.s.framework;
+
+    const double wb = weightBytes(c);
+    const double gb = gradientBytes(c);
+    const double sb = stateBytes(c);
+    const bool master = mixedMaster(c.t.precision) && fw != Framework::Torchtitan;
+    const bool paged = pagedOptimizer(c.t.optimizer);
+
+    // Gradients exist from backward to the optimizer step (zero_grad(set_to_none=True) frees
+    // them); with accumulation they also live through the next micro-batches' forward.
+    const unsigned gradLife =
+        c.t.gradientAccumulationSteps > 1 || fw == Framework::Megatron ? steadyPhases
+                                                                       : gradientPhases;
+
+    LocalSizes size;
+    double optimizerElementsBytes = 0;  // optimizer bytes before sharding
+    double trainable = 0;
+    auto shardOf = [&](const WeightTensor &t) { return t.place == WeightPlace::Expert ? dpExpert : dp; };
+
+    // --- per-layer tensors --------------------------------------------------------------
+    double frozenBytes = 0, frozenQuantBytes = 0, frozenOtherBytes = 0;
+    double optimizerSharded = 0, gradsSharded = 0, masterSharded = 0, paramsTrainable = 0;
+    for (const auto &t : c.layer) {
+        double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+        if (t.place == WeightPlace::Expert)
+            n /= double(c.ep);
+        size.oneLayer += n;
+        if (t.quantizable)
+            size.oneLayerLinear += n;
+        const double shard = shardOf(t);
+        const double paramDiv = z3 ? shard : 1.0;
+        if (c.full) {
+            paramsTrainable += n * L * wb / paramDiv;
+            trainable += n * L;
+            const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, true) * L;
+            optimizerElementsBytes += ob;
+            optimizerSharded += ob / (z1 ? shard : 1.0);
+            gradsSharded += n * L * gb / (z2 ? shard : 1.0);
+            if (master)
+                masterSharded += n * L * 4 / (z1 ? shard : 1.0);
+        } else {
+            // The frozen base: QLoRA quantises the linear layers; norms and router stay 16-bit.
+            const int64_t bits = c.t.finetune.baseWeightBits;
+            double bytes = 2;
+            if (t.quantizable && bits == 4)
+                bytes = nf4BytesPerWeight;
+            else if (t.quantizable && bits == 8)
+                bytes = 1.0 + 4.0 / 4096;  // LLM.int8: int8 codes and fp32 row scales
+            else if (bits >= 16)
+                bytes = std::max(double(bits) / 8.0, wb);  // AMP keeps the base in fp32
+            (t.quantizable && bits < 16 ? frozenQuantBytes : frozenOtherBytes) +=
+                n * L * bytes / paramDiv;
+        }
+    }
+
+    // --- embeddings, final norm, heads ----------------------------------------------------
+    for (const auto &t : c.globals) {
+        const bool onStage =
+            t.place == WeightPlace::Embedding
+                ? (c.hasEmbedding || (c.hasHead && c.m.tiedEmbeddings && c.pp > 1 &&
+                                      t.name == "embed_tokens.weight"))
+                : c.hasHead;
+        if (!onStage)
+            continue;
+        const double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+        size.root += n;
+        if (c.full) {
+            paramsTrainable += n * wb / (z3 ? dp : 1.0);
+            trainable += n;
+            const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, false);
+            optimizerElementsBytes += ob;
+            optimizerSharded += ob / (z1 ? dp : 1.0);
+            gradsSharded += n * gb / (z2 ? dp : 1.0);
+            if (master)
+                masterSharded += n * 4 / (z1 ? dp : 1.0);
+        } else {
+            const double bytes = c.t.finetune.baseWeightBits >= 16
+                                     ? std::max(double(c.t.finetune.baseWeightBits) / 8.0, wb)
+                                     : (c.fp32 || c.amp ? 4.0 : 2.0);
+            frozenOtherBytes += n * bytes / (z3 ? dp : 1.0);
+        }
+    }
+    size.all = size.oneLayer * L + size.root;
+    size.linear = size.oneLayerLinear * L;
+
+    // --- LoRA adapters ----------------------------------------------------------------------
+    double adapterParamBytes = 0, adapterGradBytes = 0, adapterStateBytes = 0;
+    if (c.lora) {
+        // PEFT upcasts adapters to fp32 (autocast_adapter_dtype=True); LitGPT and torchtune
+        // keep them in the model's dtype.
+        const bool peft = fw == Framework::Transformers || fw == Framework::Deepspeed ||
+                          fw == Framework::Pytorch;
+        const double ab = peft ? 4.0 : wb;
+        const double asb = peft ? 4.0 : sb;
+        const double perLayer = double(loraParametersPerLayer(c.m, c.t.finetune)) / tp;
+        const double n = perLayer * L;
+        trainable = n;
+        adapterParamBytes = n * ab / (z3 ? dp : 1.0);
+        adapterGradBytes = n * ab / (z2 ? dp : 1.0);
+        const int64_t r = c.t.finetune.loraRank;
+        const double ob =
+            optimizerBytes(c.t.optimizer, asb, n, r, std::max<int64_t>(2, c.m.hiddenSize), true);
+        optimizerElementsBytes = ob;
+        adapterStateBytes = ob / (z1 ? dp : 1.0);
+        if (mixedMaster(c.t.precision) && !peft && fw != Framework::Torchtitan)
+            adapterStateBytes += n * 4 / (z1 ? dp : 1.0);
+    }
+
+    // --- emit ---------------------------------------------------------------------------
+    constexpr auto P = Component::Parameters;
+    constexpr auto G = Component::Gradients;
+    constexpr auto O = Component::OptimizerStates;
+    constexpr auto T = Component::Temporary;
+    const double paramScale = offloadParams ? 0.0 : 1.0;
+    if (c.full) {
+        out.add(P, "weights", "trainable elements * bytes per weight / shards", "SPEC §2 recipes",
+                paramsTrainable * paramScale, 1, steadyPhases);
+    } else {
+        out.add(P, "frozen base linear weights (quantised)",
+                "elements * (0.5 + 1/64 + 4/16384) bytes (NF4, double quantisation)",
+                "Dettmers et al. 2023, QLoRA §3", frozenQuantBytes * paramScale, 1, steadyPhases);
+        out.add(P, "frozen base weights", "elements * bytes per weight / shards",
+                "SPEC §2 LoRA", frozenOtherBytes * paramScale, 1, steadyPhases);
+        out.add(P, "LoRA adapters", "rank * (in + out) per target matrix * bytes",
+                "Hu et al. 2021 §4; PEFT LoraLayer", adapterParamBytes, 1, steadyPhases);
+    }
+
+    const bool gradsOffloaded =
+        offloadParams || (offloadStates && fw == Framework::Deepspeed && z1);
+    const double grads = (c.full ? gradsSharded : adapterGradBytes) * (gradsOffloaded ? 0.0 : 1.0);
+    out.add(G,
+            fw == Framework::Megatron && gb == 4 ? "main_grad buffer (fp32, persistent)"
+                                                 : "gradients",
+            "trainable elements * bytes per gradient / shards (from ZeRO-2)",
+            fw == Framework::Megatron ? "Megatron distributed/param_and_grad_buffer.py"
+                                      : "torch autograd .grad",
+            grads, 1, gradLife);
+    // DDP's reducer keeps flat buckets beside .grad unless gradient_as_bucket_view=True
+    // (torch/nn/parallel/distributed.py).
+    const bool ddp = c.dp > 1 && c.p.zeroStage == 0 &&
+                     (fw == Framework::Transformers || fw == Framework::Pytorch ||
+                      fw == Framework::Litgpt || fw == Framework::Torchtune);
+    if (ddp)
+        out.add(G, "DDP gradient buckets", "a second copy of the gradients",
+                "torch DistributedDataParallel reducer", grads, 1, steadyPhases);
+
+    if (!offloadStates) {
+        const double states = c.full ? optimizerSharded : adapterStateBytes;
+        out.add(O,
+                paged ? "optimizer states (paged, unified memory)" : "optimizer states",
+                "per trainable element: Adam 2 states, SGD+momentum/Lion/Muon 1, 8-bit ~2 B, "
+                "Adafactor rows+cols / shards (from ZeRO-1)",
+                "SPEC §2 optimizer states", states, 1, steadyPhases, paged);
+        if (c.full && master)
+            out.add(O, "fp32 master weights", "trainable elements * 4 / shards (from ZeRO-1)",
+                    "Micikevicius et al. 2018 §3.1", masterSharded, 1, steadyPhases);
+    }
+
+    // --- temporaries tied to the weights ----------------------------------------------------
+    const double computeWeightBytes = c.fp32 ? 4.0 : 2.0;
+    if ((z3 && c.dp > 1) || offloadParams) {
+        // FSDP/ZeRO-3 unshard one layer at a time and prefetch the next: two layers gathered
+        // in the compute dtype (QLoRA gathers the packed 4-bit storage).
+        const double layerBytes =
+            c.qlora ? size.oneLayerLinear * nf4BytesPerWeight +
+                          (size.oneLayer - size.oneLayerLinear) * 2
+                    : size.oneLayer * computeWeightBytes;
+        out.add(T, "gathered layer weights (current + prefetched)",
+                "2 layers * layer elements * compute bytes", "torch FSDP / DeepSpeed ZeRO-3",
+                layerBytes, 2, computePhases);
+        // The root unit (embeddings, final norm, head) stays gathered from forward into backward.
+        out.add(T, "gathered embeddings and head (root unit)",
+                "root elements * compute bytes * (1 - 1/dp)", "torch FSDP root unit",
+                size.root * computeWeightBytes * (offloadParams ? 1.0 : 1.0 - 1.0 / dp), 1,
+                phaseBit(Phase::Forward) | phaseBit(Phase::BackwardStart));
+        if (c.full)
+            out.add(T, "unsharded gradients of one layer (before reduce-scatter)",
+                    "layer elements * reduce bytes", "torch FSDP post-backward",
+                    size.oneLayer * (fw == Framework::Torchtitan ? 4.0 : computeWeightBytes), 1,
+                    phaseBit(Phase::BackwardStart) | phaseBit(Phase::BackwardEnd));
+    }
+    if (c.amp && !z3) {
+        // autocast caches a 16-bit copy of each weight it casts until the autocast region
+        // ends, and linear saves that copy for backward (torch/amp/autocast_mode.py).
+        const double castElements = size.linear + (c.hasHead ? double(c.m.vocabSize) * c.m.hiddenSize / tp : 0);
+        out.add(T, "autocast 16-bit weight copies", "linear weight elements * 2",
+                "torch.autocast weight cache", castElements * 2, 1,
+                phaseBit(Phase::Forward) | phaseBit(Phase::BackwardStart));
+    }
+    if (c.t.precision == Precision::Fp8Mixed && fw != Framework::Torchtitan)
+        // Transformer Engine caches an fp8 copy and its transpose of every GEMM weight.
+        out.add(T, "fp8 weight copies and transposes", "linear weight elements * 2",
+                "Transformer Engine Float8 weight cache", size.linear * 2, 1, steadyPhases);
+    if (fw == Framework::Deepspeed && c.p.zeroStage >= 1 && c.p.zeroStage <= 2 && c.dp > 1)
+        // reduce_bucket_size defaults to 5e8 elements (deepspeed/runtime/zero/config.py).
+        out.add(T, "ZeRO reduce bucket", "min(5e8, trainable) elements * 2",
+                "DeepSpeed reduce_bucket_size", std::min(5e8, trainable) * 2, 1,
+                phaseBit(Phase::BackwardStart) | phaseBit(Phase::BackwardEnd));
+    if (!offloadStates && foreachTemporaries(c)) {
+        const double shard = z1 ? dp : 1.0;
+        out.add(T, "foreach optimizer intermediates", "trainable elements * state bytes / shards",
+                "torch/optim/adamw.py _multi_tensor_adamw",
+                trainable * (c.lora && fw == Framework::Transformers ? 4.0 : sb) / shard, 1,
+                phaseBit(Phase::OptimizerStep));
+    }
+    if (c.t.optimizer == Optimizer::Adafactor && !offloadStates) {
+        // HF Adafactor updates one tensor at a time through fp32 copies of the gradient, its
+        // square and the update: about three fp32 copies of the largest tensor.
+        double largest = 0;
+        for (const auto &t : c.globals)
+            largest = std::max(largest, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
+        for (const auto &t : c.layer)
+            largest = std::max(largest, double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
+        out.add(T, "Adafactor step buffers", "3 * largest tensor * 4",
+                "transformers/optimization.py Adafactor.step", 3 * largest * 4, 1,
+                phaseBit(Phase::OptimizerStep));
+    }
+    (void)optimizerElementsBytes;
+}
+
+}  // namespace vramplan
