@@ -68,7 +68,7 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
     const bool rms = c.m.norm == NormType::RmsNorm;
     inv.push_back({rms && c.eagerModelCode() ? "RMSNorm fp32 input copy" : "norm input",
                    rms && c.eagerModelCode() ? "b*s*h*4 (HF-style upcast)" : "b*s*h*c",
-                   d.tokens * d.h * d.normIn / d.outsideDiv, false, true});
+                   d.tokens * d.h * d.normIn / d.outsideDiv});
     // transformers' LlamaRMSNorm returns weight * x.to(dtype): the multiply keeps x for the
     // weight's gradient, a tensor apart from the output the next linear keeps.
     if (rms && c.eagerModelCode() && c.full)
@@ -87,7 +87,7 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
     inv.push_back({"key (saved by attention)", "b*s*kv*d*c (HF repeats K to all heads)",
                    d.tokens * d.kvSavedWidth * d.c});
     inv.push_back({"value (saved by attention)", "b*s*kv*d*c (HF repeats V to all heads)",
-                   d.tokens * d.kvSavedWidth * d.c, false, true});
+                   d.tokens * d.kvSavedWidth * d.c});
     if (eager) {
         // Softmax keeps its output; HF computes it in fp32 (Llama: softmax(dtype=float32);
         // GPT-2/BERT under autocast or fp32) and casts back; Megatron's fused kernel stays in
@@ -134,7 +134,7 @@ void addMlp(const StageContext &c, const Dims &d, Inventory &inv)
     }
     if (c.m.ffnType == FfnType::Gelu) {
         inv.push_back({"fc1 output (activation input)", "b*s*f*c", cf, false, true});
-        if (c.m.activation == Activation::GeluTanhPython && c.eagerModelCode())
+        if (c.m.activation == Activation::GeluTanhPython && c.hfModelCode())
             // NewGELU is four elementwise ops: x^3 path, tanh output, 0.5*x and 1 + tanh.
             inv.push_back({"gelu_new intermediates (tanh, 0.5x, 1+tanh)", "3*b*s*f*c", 3 * cf});
         if (linearSavesInput(c, "down_proj"))
@@ -211,18 +211,35 @@ LossBytes lossBytes(const StageContext &c)
     case Framework::Deepspeed:
         break;
     }
-    // logits.float() before cross-entropy: 16-bit logits, their fp32 copy and the fp32
-    // log-softmax at the end of forward; log-softmax, its incoming and outgoing gradients at
-    // the start of backward (transformers loss_utils.ForCausalLMLoss; torchtitan train.py).
-    return {lc < 4 ? lc + 8 : 8, 12, "logits, fp32 upcast and cross-entropy",
-            "transformers/loss/loss_utils.py ForCausalLMLoss"};
+    if (c.s.framework == Framework::Torchtitan)
+        // loss_fn(pred.float()): 16-bit logits, the fp32 copy and the log-softmax; `del pred`
+        // before backward, then log-softmax with its incoming and outgoing gradients.
+        return {lc + 8, 12, "logits, fp32 upcast and cross-entropy", "torchtitan train.py"};
+    // transformers up to 4.45 upcasts the logits inside forward, shifts them (a second fp32
+    // copy) and returns the fp32 logits, which a loop holding `outputs` keeps through
+    // backward: 16-bit logits + fp32 + shifted copy + log-softmax at the end of forward;
+    // returned logits + log-softmax + its incoming and outgoing gradients in backward
+    // (modeling_llama.py LlamaForCausalLM.forward; later versions: loss_utils.ForCausalLMLoss).
+    return {lc < 4 ? lc + 12 : 12, 16, "logits, fp32 upcast and cross-entropy",
+            "transformers modeling_llama.py LlamaForCausalLM.forward"};
 }
 
 }  // namespace
 
+double freedLogitsBlockBytes(const StageContext &c)
+{
+    if (!c.training || !c.hasHead || c.m.head != Head::LanguageModel || c.act >= 4)
+        return 0;
+    const auto fw = c.s.framework;
+    if (fw != Framework::Transformers && fw != Framework::Deepspeed && fw != Framework::Torchtitan)
+        return 0;
+    const double vocab = double(c.m.vocabSize) / (fw == Framework::Torchtitan ? double(c.tp) : 1.0);
+    return c.tokens * vocab * c.act;
+}
+
 void addActivations(const StageContext &c, ItemSink &out)
 {
-    const double b = double(c.t.microBatchSize);
+    const double b = c.microBatch;
     const double s = double(c.t.sequenceLength);
     const double tp = double(c.tp);
     Dims d{};
@@ -247,9 +264,10 @@ void addActivations(const StageContext &c, ItemSink &out)
     d.normIn = (upcastNorm || c.amp || c.fp32) ? 4.0 : c.act;
 
     constexpr auto A = Component::Activations;
-    constexpr unsigned savedPhases = phaseBit(Phase::Forward) | phaseBit(Phase::BackwardStart);
+    constexpr unsigned savedPhases = phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
+                                     phaseBit(Phase::LayerBackward);
     constexpr unsigned backwardPhases =
-        phaseBit(Phase::BackwardStart) | phaseBit(Phase::BackwardEnd);
+        phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
 
     const Inventory inv = layerInventory(c, d);
     double layerTotal = 0, scoreTotal = 0, sacTotal = 0;
@@ -267,6 +285,14 @@ void addActivations(const StageContext &c, ItemSink &out)
     const double kept = (L - recomputed) * c.inFlight;
     const bool selective = c.t.recompute == Recompute::Selective;
     const bool sac = selective && c.s.framework == Framework::Torchtitan;
+    if (sac && kept > 0) {
+        // torchtitan's per-op SAC (parallelize_llama.py _save_list): the block input, the
+        // attention kernel's outputs and every other matmul output (wq, wv, w1, w2) are kept;
+        // wk, wo, w3 and the elementwise ops are recomputed.
+        const double sacBytes = d.tokens * d.c * (d.h / d.outsideDiv + d.kvWidth + d.h / d.outsideDiv);
+        out.add(A, "SAC-kept block input, v and w2 outputs", "b*s*(2h + kv*d)*c",
+                "torchtitan selective op AC", sacBytes, kept, savedPhases);
+    }
 
     if (kept > 0) {
         for (const auto &e : inv) {
@@ -319,7 +345,7 @@ void addActivations(const StageContext &c, ItemSink &out)
             1, phaseBit(Phase::Forward));
     out.add(LL, "cross-entropy backward: log-softmax and logits gradients",
             "b*s*V*bytes (start of backward)", loss.source, d.tokens * vocab * loss.backward, 1,
-            phaseBit(Phase::BackwardStart));
+            phaseBit(Phase::LossBackward));
     if (c.s.framework == Framework::Litgpt)
         // LitGPT's validation computes full logits and a non-chunked cross-entropy under no_grad.
         out.add(LL, "validation logits and cross-entropy", "b*s*V*2c", "litgpt finetune validate()",

@@ -58,13 +58,23 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
     c.stageLayers = (s.model.layers + c.pp - 1) / c.pp;
     c.hasEmbedding = stage == 0;
     c.hasHead = stage == c.pp - 1;
-    c.tokens = double(t.microBatchSize) * double(t.sequenceLength) / double(c.cp);
+    c.microBatch = double(t.microBatchSize);
+    double gas = double(t.gradientAccumulationSteps);
+    // torchtitan's pipeline schedules split each local batch into pipeline_parallel_microbatches
+    // micro-batches, by default as many as there are stages (torchtitan/parallelisms/pipelining).
+    if (s.framework == Framework::Torchtitan && c.pp > 1 && t.microBatchSize % c.pp == 0) {
+        c.microBatch = double(t.microBatchSize / c.pp);
+        gas *= double(c.pp);
+    }
+    c.tokens = c.microBatch * double(t.sequenceLength) / double(c.cp);
+    c.optimizerInBackward = s.framework == Framework::Torchtune && p.gpus == 1 &&
+                            (t.optimizer == Optimizer::PagedAdamw ||
+                             t.optimizer == Optimizer::PagedAdamw8bit);
 
     // Micro-batches (in units of a whole stage's layers) whose activations a stage holds under
     // 1F1B: pp - stage warm-up micro-batches; interleaved schedules hold (pp - r - 1) * 2 +
     // (v - 1) * pp + 1 chunks of L / (pp * v) layers (Narayanan et al. 2021 §2.2; Megatron
     // schedules.py get_num_warmup_microbatches).
-    const double gas = double(t.gradientAccumulationSteps);
     if (c.pp > 1 && c.training) {
         const double v = double(p.virtualPipelineParallel);
         const double r = double(stage);
@@ -117,7 +127,7 @@ void addInference(const StageContext &c, ItemSink &out)
                 double(c.t.microBatchSize) * double(c.m.vocabSize) * (c.act + 4), 1, fwd);
 }
 
-void finish(Estimate &e, const Scenario &s)
+void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
 {
     // Phase totals from what is alive in each phase (inside the caching allocator).
     for (int i = 0; i < phaseCount; ++i) {
@@ -140,7 +150,6 @@ void finish(Estimate &e, const Scenario &s)
     }
     // Validation only counts where a framework has it; a phase with nothing of its own (only
     // steady states) is not a moment of interest.
-    const bool training = s.training.mode == Mode::Train;
     Phase peakPhase = Phase::Forward;
     double peakAllocated = -1;
     for (int i = 0; i < phaseCount; ++i) {
@@ -150,7 +159,6 @@ void finish(Estimate &e, const Scenario &s)
             peakPhase = ph.phase;
         }
     }
-    (void)training;
     e.peak.phase = peakPhase;
     e.peak.allocated = std::max(0.0, peakAllocated);
 
@@ -168,7 +176,9 @@ void finish(Estimate &e, const Scenario &s)
             transientAtPeak += item.bytes();
     }
 
-    const double slack = slackOfTransient * transientAtPeak + slackOfAll * e.peak.allocated;
+    const bool lossPhase = peakPhase == Phase::LossBackward || peakPhase == Phase::LayerBackward;
+    const double slack = slackOfTransient * transientAtPeak + slackOfAll * e.peak.allocated +
+                         (lossPhase ? fragmentedBytes : 0.0);
     const double context = cudaContextBytes(s.gpu.architecture);
     const double nccl = s.parallelism.gpus > 1 ? ncclBytes : 0.0;
     e.peak.reserved = e.peak.allocated + slack;
@@ -177,7 +187,8 @@ void finish(Estimate &e, const Scenario &s)
     ItemSink sink(e);
     constexpr auto F = Component::Framework;
     sink.add(F, "caching allocator slack (reserved - allocated)",
-             "8% of transient bytes + 2% of allocated at the peak", "measured pairs, see docs",
+             "8% of transient + 2% of allocated at the peak + freed 16-bit logits block",
+             "measured pairs, see docs/accuracy.md",
              slack, 1, phaseBit(peakPhase));
     sink.add(F, "CUDA context and kernels", "per architecture", "transformers perf docs; torch 2.x",
              context, 1, allPhases, true);
@@ -251,7 +262,7 @@ Estimate estimateStage(const Scenario &s, int stage, const ParameterCounts &coun
     e.trainableParameters =
         c.full ? counts.total
                : loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers;
-    finish(e, s);
+    finish(e, s, c.training ? freedLogitsBlockBytes(c) : 0.0);
     return e;
 }
 
@@ -275,16 +286,16 @@ std::string_view componentLabel(Component c)
 
 std::string_view phaseKey(Phase p)
 {
-    static constexpr std::string_view keys[] = {"forward", "backward", "backward", "optimizer_step",
-                                                "validation"};
+    static constexpr std::string_view keys[] = {"forward",  "backward",       "backward",
+                                                "backward", "optimizer_step", "validation"};
     return keys[static_cast<int>(p)];
 }
 
 std::string_view phaseLabel(Phase p)
 {
-    static constexpr std::string_view labels[] = {"end of forward", "start of backward",
-                                                  "end of backward", "optimizer step",
-                                                  "validation pass"};
+    static constexpr std::string_view labels[] = {
+        "end of forward",  "start of backward (loss)", "backward of the last layer",
+        "end of backward", "optimizer step",           "validation pass"};
     return labels[static_cast<int>(p)];
 }
 
@@ -292,10 +303,14 @@ Estimate estimate(const Scenario &s)
 {
     const ParameterCounts counts = countParameters(s.model);
     Estimate best = estimateStage(s, 0, counts);
-    if (s.parallelism.pipelineParallel > 1 && s.training.mode == Mode::Train) {
+    best.firstStage = best.lastStage = best.peak;
+    if (s.parallelism.pipelineParallel > 1) {
         // The first stage holds the most micro-batches in flight, the last the output layer
         // and the loss; report whichever peaks higher.
-        const Estimate last = estimateStage(s, int(s.parallelism.pipelineParallel - 1), counts);
+        Estimate last = estimateStage(s, int(s.parallelism.pipelineParallel - 1), counts);
+        last.firstStage = best.peak;
+        last.lastStage = last.peak;
+        best.lastStage = last.peak;
         if (last.peak.device > best.peak.device)
             best = last;
     }

@@ -30,8 +30,10 @@ std::string_view componentLabel(Component c);  // "Optimizer states"
 
 // Moments of one training step at which memory is taken (steady state: optimizer states exist
 // from the first optimizer step on, so they are present in every phase of later steps).
-enum class Phase { Forward, BackwardStart, BackwardEnd, OptimizerStep, Validation };
-constexpr int phaseCount = 5;
+// LossBackward: the cross-entropy gradient exists while every saved activation is still held;
+// LayerBackward: backward of the last layer (its recomputation, its working set).
+enum class Phase { Forward, LossBackward, LayerBackward, BackwardEnd, OptimizerStep, Validation };
+constexpr int phaseCount = 6;
 std::string_view phaseKey(Phase p);    // "backward" (what SPEC's "peak.phase" holds)
 std::string_view phaseLabel(Phase p);  // "start of backward"
 
@@ -86,7 +88,7 @@ struct Peak
     double allocated = 0;  // torch.cuda.max_memory_allocated()
     double reserved = 0;   // torch.cuda.max_memory_reserved()
     double device = 0;     // nvidia-smi: reserved + CUDA context + NCCL + paged memory
-    Phase phase = Phase::BackwardStart;
+    Phase phase = Phase::LossBackward;
 };
 
 struct Estimate
@@ -97,6 +99,10 @@ struct Estimate
 
     std::array<double, componentCount> perGpu{};  // at the peak; sums to peak.device
     Peak peak;
+    // The first and the last pipeline stage (equal to peak without pipeline parallelism): the
+    // first holds the most micro-batches in flight, the last the output layer and loss, and
+    // Megatron logs the last rank's numbers.
+    Peak firstStage, lastStage;
     std::array<PhaseTotals, phaseCount> phases{};
     double capacityBytes = 0;
     bool fits = false;

@@ -35,12 +35,29 @@ struct StageContext
     double inFlight = 1;        // micro-batches whose activations this stage holds at once
 
     double tokens = 1;  // tokens of one micro-batch on this GPU (b * s / cp)
+    double microBatch = 1;  // samples of one micro-batch
+    // torchtune's low-memory recipe steps a paged optimizer inside backward: no gradient buffer.
+    bool optimizerInBackward = false;
 
     // Whether a framework's model code is the eager PyTorch kind (fp32-upcast norms, K/V
     // repeated for GQA) rather than Megatron's fused kernels.
     bool eagerModelCode() const { return s.framework != Framework::Megatron; }
+    // Hugging Face transformers' modelling code (also under DeepSpeed and plain loops).
+    bool hfModelCode() const
+    {
+        return s.framework == Framework::Transformers || s.framework == Framework::Deepspeed ||
+               s.framework == Framework::Pytorch;
+    }
+    // The group ZeRO/FSDP shards states over: data-parallel ranks times context-parallel ranks
+    // (Megatron's data-parallel-with-CP group; torchtitan's dp_shard_cp mesh).
+    double shardGroup() const { return double(std::max<int64_t>(1, dp * cp)); }
     bool zero3() const { return p.zeroStage >= 3; }
 };
+
+// Bytes per token per vocabulary entry of 16-bit logits freed before the loss gradient is
+// built: the caching allocator cannot reuse that block for the larger fp32 tensors, so it stays
+// reserved (slack) at the peak.
+double freedLogitsBlockBytes(const StageContext &ctx);
 
 class ItemSink
 {

@@ -10,8 +10,9 @@ namespace {
 
 constexpr unsigned steadyPhases = trainingPhases;
 constexpr unsigned gradientPhases = phaseBit(Phase::BackwardEnd) | phaseBit(Phase::OptimizerStep);
-constexpr unsigned computePhases =
-    phaseBit(Phase::Forward) | phaseBit(Phase::BackwardStart) | phaseBit(Phase::BackwardEnd);
+constexpr unsigned backwardPhases = phaseBit(Phase::LossBackward) |
+                                   phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
+constexpr unsigned computePhases = phaseBit(Phase::Forward) | backwardPhases;
 
 // bitsandbytes NF4 (Dettmers et al. 2023, QLoRA §3): 4-bit codes, one 8-bit absmax per 64
 // weights after double quantisation, and one fp32 second-level constant per 256 blocks.
@@ -106,7 +107,9 @@ bool pagedOptimizer(Optimizer o)
 bool foreachTemporaries(const StageContext &c)
 {
     const auto o = c.t.optimizer;
-    if (c.s.framework == Framework::Megatron || c.s.framework == Framework::Deepspeed)
+    // HF Trainer's default optimizer is per-tensor (adamw_hf) or fused (adamw_torch_fused).
+    if (c.s.framework == Framework::Megatron || c.s.framework == Framework::Deepspeed ||
+        c.s.framework == Framework::Transformers)
         return false;
     return o == Optimizer::Adam || o == Optimizer::Adamw || o == Optimizer::Lion ||
            o == Optimizer::SgdMomentum || o == Optimizer::Muon;
@@ -128,7 +131,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
 {
     const double tp = double(c.tp);
     const double L = double(c.stageLayers);
-    const double dp = double(std::max<int64_t>(1, c.dp));
+    const double dp = c.shardGroup();
     const double dpExpert = std::max(1.0, dp / double(c.ep));
     const bool z1 = c.p.zeroStage >= 1, z2 = c.p.zeroStage >= 2, z3 = c.p.zeroStage >= 3;
     const bool offloadStates = c.p.offloadOptimizer != Offload::None;
@@ -146,6 +149,11 @@ void addModelStates(const StageContext &c, ItemSink &out)
     const unsigned gradLife =
         c.t.gradientAccumulationSteps > 1 || fw == Framework::Megatron ? steadyPhases
                                                                        : gradientPhases;
+    double largestTensor = 0;  // elements of the largest local weight
+    for (const auto &t : c.layer)
+        largestTensor = std::max(largestTensor, double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
+    for (const auto &t : c.globals)
+        largestTensor = std::max(largestTensor, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
 
     LocalSizes size;
     double optimizerElementsBytes = 0;  // optimizer bytes before sharding
@@ -153,7 +161,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
     auto shardOf = [&](const WeightTensor &t) { return t.place == WeightPlace::Expert ? dpExpert : dp; };
 
     // --- per-layer tensors --------------------------------------------------------------
-    double frozenBytes = 0, frozenQuantBytes = 0, frozenOtherBytes = 0;
+    double frozenQuantBytes = 0, frozenOtherBytes = 0;
     double optimizerSharded = 0, gradsSharded = 0, masterSharded = 0, paramsTrainable = 0;
     for (const auto &t : c.layer) {
         double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
@@ -262,7 +270,16 @@ void addModelStates(const StageContext &c, ItemSink &out)
 
     const bool gradsOffloaded =
         offloadParams || (offloadStates && fw == Framework::Deepspeed && z1);
-    const double grads = (c.full ? gradsSharded : adapterGradBytes) * (gradsOffloaded ? 0.0 : 1.0);
+    double grads = (c.full ? gradsSharded : adapterGradBytes) * (gradsOffloaded ? 0.0 : 1.0);
+    if (c.optimizerInBackward) {
+        // Each parameter is stepped, and its gradient freed, as soon as backward produces it
+        // (torchtune optimizer_in_bwd): one tensor's gradient at a time.
+        grads = std::min(grads, largestTensor * gb);
+        out.add(G, "gradient of one tensor (optimizer in backward)", "largest tensor * bytes",
+                "torchtune optimizer_in_bwd", grads, 1,
+                phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
+        grads = 0;
+    }
     out.add(G,
             fw == Framework::Megatron && gb == 4 ? "main_grad buffer (fp32, persistent)"
                                                  : "gradients",
@@ -307,12 +324,12 @@ void addModelStates(const StageContext &c, ItemSink &out)
         out.add(T, "gathered embeddings and head (root unit)",
                 "root elements * compute bytes * (1 - 1/dp)", "torch FSDP root unit",
                 size.root * computeWeightBytes * (offloadParams ? 1.0 : 1.0 - 1.0 / dp), 1,
-                phaseBit(Phase::Forward) | phaseBit(Phase::BackwardStart));
+                phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward));
         if (c.full)
             out.add(T, "unsharded gradients of one layer (before reduce-scatter)",
                     "layer elements * reduce bytes", "torch FSDP post-backward",
                     size.oneLayer * (fw == Framework::Torchtitan ? 4.0 : computeWeightBytes), 1,
-                    phaseBit(Phase::BackwardStart) | phaseBit(Phase::BackwardEnd));
+                    phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
     }
     if (c.amp && !z3) {
         // autocast caches a 16-bit copy of each weight it casts until the autocast region
@@ -320,7 +337,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
         const double castElements = size.linear + (c.hasHead ? double(c.m.vocabSize) * c.m.hiddenSize / tp : 0);
         out.add(T, "autocast 16-bit weight copies", "linear weight elements * 2",
                 "torch.autocast weight cache", castElements * 2, 1,
-                phaseBit(Phase::Forward) | phaseBit(Phase::BackwardStart));
+                phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
+                    phaseBit(Phase::LayerBackward));
     }
     if (c.t.precision == Precision::Fp8Mixed && fw != Framework::Torchtitan)
         // Transformer Engine caches an fp8 copy and its transpose of every GEMM weight.
@@ -330,8 +348,30 @@ void addModelStates(const StageContext &c, ItemSink &out)
         // reduce_bucket_size defaults to 5e8 elements (deepspeed/runtime/zero/config.py).
         out.add(T, "ZeRO reduce bucket", "min(5e8, trainable) elements * 2",
                 "DeepSpeed reduce_bucket_size", std::min(5e8, trainable) * 2, 1,
-                phaseBit(Phase::BackwardStart) | phaseBit(Phase::BackwardEnd));
-    if (!offloadStates && foreachTemporaries(c)) {
+                phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
+    if (fw == Framework::Torchtitan && z3 && c.pp > 1 && c.full) {
+        // With pipeline parallelism torchtitan does not reshard after forward (each stage runs
+        // many micro-batches), and FSDP2 accumulates unsharded gradients across micro-batches in
+        // the reduce dtype, fp32, until the last one syncs (fully_shard(reshard_after_forward=
+        // not pp); FSDPParam.to_accumulated_grad_if_needed).
+        out.add(T, "unsharded stage weights kept across micro-batches", "stage elements * 2",
+                "torchtitan parallelize (PP: reshard_after_forward=False)", size.all * 2, 1,
+                computePhases);
+        out.add(G, "unsharded fp32 gradient accumulators (PP micro-batches)", "stage elements * 4",
+                "torch FSDP2 unsharded_accumulated_grad", size.all * 4, 1, computePhases);
+    }
+    if (fw == Framework::Litgpt && z3 && c.dp > 1) {
+        // LitGPT trains through Lightning Fabric's FSDPStrategy (FSDP1, use_orig_params): frozen
+        // weights are never resharded after backward, so a LoRA run keeps the whole unsharded
+        // 16-bit base resident (SPEC §2); the published full fine-tunes on 4 GPUs peak a full
+        // 16-bit model copy above their sharded states too (litgpt config_hub benchmarks).
+        const double unsharded = (c.qlora ? size.linear * nf4BytesPerWeight : size.linear * 2) +
+                                 (size.all - size.linear) * 2;
+        out.add(T, "unsharded 16-bit weights held by FSDP1 (Fabric)", "all local elements * 2",
+                "torch FSDP1 frozen-parameter resharding; litgpt benchmarks",
+                unsharded, 1, c.lora ? steadyPhases : computePhases);
+    }
+    if (!offloadStates && !c.optimizerInBackward && foreachTemporaries(c)) {
         const double shard = z1 ? dp : 1.0;
         out.add(T, "foreach optimizer intermediates", "trainable elements * state bytes / shards",
                 "torch/optim/adamw.py _multi_tensor_adamw",
