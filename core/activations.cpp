@@ -294,23 +294,33 @@ void addActivations(const StageContext &c, ItemSink &out)
                 "torchtitan selective op AC", sacBytes, kept, savedPhases);
     }
 
+    double keptPerLayer = 0;
     if (kept > 0) {
         for (const auto &e : inv) {
             if (selective && !sac && e.score)
                 continue;  // Megatron selective recompute drops the attention core
             if (sac && !e.keptBySac)
                 continue;  // recomputed from the kept matmul and attention outputs
+            keptPerLayer += e.bytes;
             out.add(A, e.name, e.formula, "per-layer saved-tensor inventory", e.bytes, kept,
                     savedPhases);
         }
     }
+    if (recomputed == 0 && kept > 0)
+        // At the end of backward the first layer still holds what it saved, until its own
+        // backward has consumed it.
+        out.add(A, "first layer's saved tensors (consumed last)", "one layer's inventory",
+                "autograd", keptPerLayer, 1, phaseBit(Phase::BackwardEnd));
     if (recomputed > 0) {
         // torch.utils.checkpoint / Megatron recompute keep each layer's input (Korthikanti
         // §4.2: 2sbh per layer) and rebuild one layer's activations inside its backward.
         out.add(A, "checkpointed layer inputs", "b*s*h*c per layer", "Korthikanti et al. §4.2",
                 d.tokens * d.h * d.c / d.outsideDiv, recomputed * c.inFlight, savedPhases);
+        // Partial recomputation checkpoints the first layers (Megatron's "block" method), whose
+        // backward comes last, when the kept layers' activations are already gone.
         out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
-                "torch.utils.checkpoint", layerTotal, 1, backwardPhases);
+                "torch.utils.checkpoint", layerTotal, 1,
+                recomputed < L ? phaseBit(Phase::BackwardEnd) : backwardPhases);
     }
     if (c.hasEmbedding && c.t.dropout > 0 && hasResidualDropout(c.m.family))
         out.add(A, "embedding dropout mask", "b*s*h*1", "nn.Dropout", d.tokens * d.h / d.outsideDiv,

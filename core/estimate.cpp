@@ -163,22 +163,29 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
     e.peak.allocated = std::max(0.0, peakAllocated);
 
     e.perGpu.fill(0);
-    double transientAtPeak = 0;
     for (const auto &item : e.items) {
         if (!item.aliveIn(peakPhase))
             continue;
         e.perGpu[static_cast<int>(item.component)] += item.bytes();
         if (item.outsideAllocator)
             outside += item.bytes();
-        else if (item.component == Component::Activations ||
-                 item.component == Component::LogitsAndLoss ||
-                 item.component == Component::Temporary)
-            transientAtPeak += item.bytes();
     }
 
-    const bool lossPhase = peakPhase == Phase::LossBackward || peakPhase == Phase::LayerBackward;
-    const double slack = slackOfTransient * transientAtPeak + slackOfAll * e.peak.allocated +
-                         (lossPhase ? fragmentedBytes : 0.0);
+    // Reserved never shrinks: its peak is the largest allocated-plus-slack over the phases,
+    // and blocks freed by the loss stay cached from then on.
+    double reserved = 0;
+    for (const auto &ph : e.phases) {
+        if (!ph.present)
+            continue;
+        const double transient = ph.byComponent[int(Component::Activations)] +
+                                 ph.byComponent[int(Component::LogitsAndLoss)] +
+                                 ph.byComponent[int(Component::Temporary)];
+        const bool afterLoss = ph.phase != Phase::Forward && ph.phase != Phase::Validation;
+        reserved = std::max(reserved, ph.allocated + slackOfTransient * transient +
+                                          slackOfAll * ph.allocated +
+                                          (afterLoss ? fragmentedBytes : 0.0));
+    }
+    const double slack = std::max(0.0, reserved - e.peak.allocated);
     const double context = cudaContextBytes(s.gpu.architecture);
     const double nccl = s.parallelism.gpus > 1 ? ncclBytes : 0.0;
     e.peak.reserved = e.peak.allocated + slack;

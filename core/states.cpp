@@ -310,7 +310,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
 
     // --- temporaries tied to the weights ----------------------------------------------------
     const double computeWeightBytes = c.fp32 ? 4.0 : 2.0;
-    if ((z3 && c.dp > 1) || offloadParams) {
+    const bool fabricUnsharded = fw == Framework::Litgpt && z3 && c.dp > 1;
+    if (((z3 && c.dp > 1) || offloadParams) && !fabricUnsharded) {
         // FSDP/ZeRO-3 unshard one layer at a time and prefetch the next: two layers gathered
         // in the compute dtype (QLoRA gathers the packed 4-bit storage).
         const double layerBytes =
@@ -360,14 +361,16 @@ void addModelStates(const StageContext &c, ItemSink &out)
         out.add(G, "unsharded fp32 gradient accumulators (PP micro-batches)", "stage elements * 4",
                 "torch FSDP2 unsharded_accumulated_grad", size.all * 4, 1, computePhases);
     }
-    if (fw == Framework::Litgpt && z3 && c.dp > 1) {
+    if (fabricUnsharded) {
         // LitGPT trains through Lightning Fabric's FSDPStrategy (FSDP1, use_orig_params): frozen
         // weights are never resharded after backward, so a LoRA run keeps the whole unsharded
         // 16-bit base resident (SPEC §2); the published full fine-tunes on 4 GPUs peak a full
         // 16-bit model copy above their sharded states too (litgpt config_hub benchmarks).
+        // FSDP1 keeps its local shard beside the unsharded copy, so this is the one layout where
+        // a higher ZeRO stage holds more than a lower one (docs/accuracy.md, tst_laws).
         const double unsharded = (c.qlora ? size.linear * nf4BytesPerWeight : size.linear * 2) +
                                  (size.all - size.linear) * 2;
-        out.add(T, "unsharded 16-bit weights held by FSDP1 (Fabric)", "all local elements * 2",
+        out.add(P, "unsharded 16-bit weights held by FSDP1 (Fabric)", "all local elements * 2",
                 "torch FSDP1 frozen-parameter resharding; litgpt benchmarks",
                 unsharded, 1, c.lora ? steadyPhases : computePhases);
     }

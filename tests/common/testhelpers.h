@@ -1,0 +1,47 @@
+#pragma once
+// Shared by the Qt Test suites: fixture paths, file loading, and a relative-tolerance compare
+// for estimates against measurements (after LabPlot's tests/CommonTest.h).
+
+#include "scenario_json.h"
+
+#include <QFile>
+#include <QString>
+#include <QTest>
+
+#include <cmath>
+#include <string>
+
+namespace vramplan::test {
+
+inline QString dataPath(const QString &relative)
+{
+    return QStringLiteral(VRAMPLAN_TEST_DATA) + QLatin1Char('/') + relative;
+}
+
+inline std::string readFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll().toStdString();
+}
+
+// Parses scenario text and fails the calling test with the parser's message if it is refused.
+inline Scenario parseOrFail(const std::string &text)
+{
+    auto parsed = scenarioFromText(text);
+    if (!parsed) {
+        QTest::qFail(("scenario refused: " + parsed.error).c_str(), __FILE__, __LINE__);
+        return {};
+    }
+    return *parsed.value;
+}
+
+inline bool relativelyClose(double actual, double expected, double tolerance)
+{
+    if (expected == 0)
+        return std::fabs(actual) <= tolerance;
+    return std::fabs(actual - expected) <= tolerance * std::fabs(expected);
+}
+
+}  // namespace vramplan::test

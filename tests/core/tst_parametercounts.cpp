@@ -1,0 +1,122 @@
+// Exact parameter counts: every public config.json in tests/data/hf_configs against the count
+// the model reports, and every preset with a published count.
+
+#include "catalog.h"
+#include "hf_config.h"
+#include "model_weights.h"
+#include "testhelpers.h"
+
+#include <QDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace vramplan;
+
+namespace {
+
+int64_t countFromConfig(const nlohmann::json &config, std::string &error)
+{
+    auto fields = modelFieldsFromHfConfig(config, "config");
+    if (!fields) {
+        error = fields.error;
+        return -1;
+    }
+    auto parsed = scenarioFromJson({{"format", "vramplan-scenario"}, {"model", *fields.value}});
+    if (!parsed) {
+        error = parsed.error;
+        return -1;
+    }
+    return countParameters(parsed.value->model).total;
+}
+
+}  // namespace
+
+class TestParameterCounts : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void publicConfigs_data();
+    void publicConfigs();
+    void presets_data();
+    void presets();
+    void loraAdapters_data();
+    void loraAdapters();
+};
+
+void TestParameterCounts::publicConfigs_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<qint64>("expected");
+    const auto counts =
+        nlohmann::json::parse(test::readFile(test::dataPath("hf_configs/param_counts.json")));
+    QVERIFY(counts.size() >= 6);
+    for (const auto &[name, value] : counts.items())
+        QTest::newRow(name.c_str()) << test::dataPath(QString::fromStdString("hf_configs/" + name + ".json"))
+                                    << qint64(value.get<int64_t>());
+}
+
+void TestParameterCounts::publicConfigs()
+{
+    QFETCH(QString, file);
+    QFETCH(qint64, expected);
+    const auto config = nlohmann::json::parse(test::readFile(file), nullptr, false);
+    QVERIFY2(!config.is_discarded(), qPrintable(file));
+    std::string error;
+    QCOMPARE(qint64(countFromConfig(config, error)), expected);
+    QVERIFY2(error.empty(), error.c_str());
+}
+
+void TestParameterCounts::presets_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<qint64>("expected");
+    int withCount = 0;
+    for (const auto &p : Catalog::builtin().presets()) {
+        if (!p.officialParameters)
+            continue;
+        ++withCount;
+        QTest::newRow(p.id.c_str()) << QString::fromStdString(p.id) << qint64(*p.officialParameters);
+    }
+    QVERIFY(withCount >= 20);
+}
+
+void TestParameterCounts::presets()
+{
+    QFETCH(QString, id);
+    QFETCH(qint64, expected);
+    const auto *preset = Catalog::builtin().preset(id.toStdString());
+    QVERIFY(preset);
+    std::string error;
+    QCOMPARE(qint64(countFromConfig(preset->hfConfig, error)), expected);
+}
+
+void TestParameterCounts::loraAdapters_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<qint64>("expected");
+    // Trainable counts printed by LitGPT's LoRA runs (lit-gpt finetune/lora.py tables, the
+    // sources of tests/data/measured): r = 8 on query and value of every layer.
+    QTest::newRow("llama-2-7b r8 q,v") << "llama-2-7b" << 8 << qint64(4194304);
+    QTest::newRow("llama-2-13b r8 q,v") << "llama-2-13b" << 8 << qint64(6553600);
+    QTest::newRow("phi-1.5 r8 q,v") << "phi-1.5" << 8 << qint64(1572864);
+    // By hand: 32 layers * 16 * ((4096 + 4096) + (4096 + 1024)).
+    QTest::newRow("llama-3.1-8b r16 q,v (GQA)") << "llama-3.1-8b" << 16 << qint64(32 * 16 * (8192 + 5120));
+}
+
+void TestParameterCounts::loraAdapters()
+{
+    QFETCH(QString, preset);
+    QFETCH(int, rank);
+    QFETCH(qint64, expected);
+    const Scenario s = test::parseOrFail(
+        "{\"format\":\"vramplan-scenario\",\"model\":{\"preset\":\"" + preset.toStdString() +
+        "\"},\"training\":{\"finetune\":{\"method\":\"lora\",\"lora_rank\":" +
+        std::to_string(rank) + ",\"lora_targets\":[\"q_proj\",\"v_proj\"]}}}");
+    QCOMPARE(qint64(loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers), expected);
+}
+
+QTEST_APPLESS_MAIN(TestParameterCounts)
+#include "tst_parametercounts.moc"
