@@ -35,10 +35,10 @@ constexpr double slackOfAll = 0.02;
 
 constexpr double maxReportable = 4.0e18;  // bytes; beyond this a number is clamped
 
-StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts)
+StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts,
+                         const WeightList &layer, const WeightList &globals)
 {
-    StageContext c{s, s.model, s.training, s.parallelism, counts, layerWeights(s.model),
-                   globalWeights(s.model)};
+    StageContext c{s, s.model, s.training, s.parallelism, counts, layer, globals};
     const auto &t = s.training;
     const auto &p = s.parallelism;
     c.training = t.mode == Mode::Train;
@@ -253,12 +253,12 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
                               double(p.pipelineParallel)});
 }
 
-Estimate estimateStage(const Scenario &s, int stage, const ParameterCounts &counts)
+void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCounts &counts,
+                   const WeightList &layer, const WeightList &globals)
 {
-    Estimate e;
     e.parameters = counts;
     e.pipelineStage = stage;
-    const StageContext c = makeContext(s, stage, counts);
+    const StageContext c = makeContext(s, stage, counts, layer, globals);
     ItemSink sink(e);
     if (c.training) {
         addModelStates(c, sink);
@@ -270,7 +270,6 @@ Estimate estimateStage(const Scenario &s, int stage, const ParameterCounts &coun
         c.full ? counts.total
                : loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers;
     finish(e, s, c.training ? freedLogitsBlockBytes(c) : 0.0);
-    return e;
 }
 
 }  // namespace
@@ -308,13 +307,17 @@ std::string_view phaseLabel(Phase p)
 
 Estimate estimate(const Scenario &s)
 {
-    const ParameterCounts counts = countParameters(s.model);
-    Estimate best = estimateStage(s, 0, counts);
+    const WeightList layer = layerWeights(s.model);
+    const WeightList globals = globalWeights(s.model);
+    const ParameterCounts counts = countParameters(s.model, layer, globals);
+    Estimate best;
+    estimateStage(best, s, 0, counts, layer, globals);
     best.firstStage = best.lastStage = best.peak;
     if (s.parallelism.pipelineParallel > 1) {
         // The first stage holds the most micro-batches in flight, the last the output layer
         // and the loss; report whichever peaks higher.
-        Estimate last = estimateStage(s, int(s.parallelism.pipelineParallel - 1), counts);
+        Estimate last;
+        estimateStage(last, s, int(s.parallelism.pipelineParallel - 1), counts, layer, globals);
         last.firstStage = best.peak;
         last.lastStage = last.peak;
         best.lastStage = last.peak;

@@ -16,8 +16,8 @@ struct StageContext
     const TrainingConfig &t;
     const ParallelConfig &p;
     ParameterCounts counts;
-    WeightList layer;    // one layer's tensors
-    WeightList globals;  // embeddings, final norm, heads
+    const WeightList &layer;    // one layer's tensors
+    const WeightList &globals;  // embeddings, final norm, heads
 
     bool training = true;
     bool full = true;    // full fine-tune (every weight trainable)

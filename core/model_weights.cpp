@@ -118,9 +118,15 @@ WeightList globalWeights(const ModelConfig &m)
 
 ParameterCounts countParameters(const ModelConfig &m)
 {
+    return countParameters(m, layerWeights(m), globalWeights(m));
+}
+
+ParameterCounts countParameters(const ModelConfig &m, const WeightList &layer,
+                                const WeightList &globals)
+{
     ParameterCounts c;
     int64_t activeLayer = 0;
-    for (const auto &t : layerWeights(m)) {
+    for (const auto &t : layer) {
         c.perLayer += t.elements();
         if (t.place == WeightPlace::Expert)
             activeLayer += t.rows * t.cols * std::min(m.moe.expertsPerToken, t.copies);
@@ -128,7 +134,7 @@ ParameterCounts countParameters(const ModelConfig &m)
             activeLayer += t.elements();
     }
     c.layers = c.perLayer * m.layers;
-    for (const auto &t : globalWeights(m)) {
+    for (const auto &t : globals) {
         switch (t.place) {
         case WeightPlace::Embedding: c.embedding += t.elements(); break;
         case WeightPlace::FinalNorm: c.finalNorm += t.elements(); break;

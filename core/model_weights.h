@@ -52,6 +52,9 @@ WeightList layerWeights(const ModelConfig &model);
 WeightList globalWeights(const ModelConfig &model);
 
 ParameterCounts countParameters(const ModelConfig &model);
+// The same from lists already built (the estimator builds them once per estimate).
+ParameterCounts countParameters(const ModelConfig &model, const WeightList &layer,
+                                const WeightList &globals);
 
 // LoRA adapter parameters per layer: rank * (in + out) for each targeted linear layer
 // (Hu et al. 2021, §4; PEFT's LoraLayer creates lora_A: in->r and lora_B: r->out).

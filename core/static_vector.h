@@ -1,20 +1,34 @@
 #pragma once
 // A vector with its capacity inside: the estimator builds its lists without touching the heap,
-// which keeps one estimate well under a microsecond. Pushing past the capacity is ignored
-// (and counted), never undefined behaviour.
+// which keeps one estimate near a microsecond. Storage is left uninitialised until pushed (the
+// element types are trivially destructible), and pushing past the capacity is ignored and
+// counted, never undefined behaviour.
 
-#include <array>
 #include <cstddef>
+#include <new>
+#include <type_traits>
 
 namespace vramplan {
 
 template <typename T, std::size_t Capacity> class StaticVector
 {
+    static_assert(std::is_trivially_destructible_v<T>);
+    static_assert(std::is_trivially_copyable_v<T>);
+
 public:
+    StaticVector() = default;
+    StaticVector(const StaticVector &other) { copyFrom(other); }
+    StaticVector &operator=(const StaticVector &other)
+    {
+        if (this != &other)
+            copyFrom(other);
+        return *this;
+    }
+
     void push_back(const T &value)
     {
         if (m_size < Capacity)
-            m_items[m_size++] = value;
+            new (&data()[m_size++]) T(value);
         else
             ++m_dropped;
     }
@@ -22,15 +36,26 @@ public:
     bool empty() const { return m_size == 0; }
     std::size_t dropped() const { return m_dropped; }
     void clear() { m_size = 0; }
-    T &operator[](std::size_t i) { return m_items[i]; }
-    const T &operator[](std::size_t i) const { return m_items[i]; }
-    T *begin() { return m_items.data(); }
-    T *end() { return m_items.data() + m_size; }
-    const T *begin() const { return m_items.data(); }
-    const T *end() const { return m_items.data() + m_size; }
+    T &operator[](std::size_t i) { return data()[i]; }
+    const T &operator[](std::size_t i) const { return data()[i]; }
+    T *begin() { return data(); }
+    T *end() { return data() + m_size; }
+    const T *begin() const { return data(); }
+    const T *end() const { return data() + m_size; }
 
 private:
-    std::array<T, Capacity> m_items{};
+    T *data() { return std::launder(reinterpret_cast<T *>(m_storage)); }
+    const T *data() const { return std::launder(reinterpret_cast<const T *>(m_storage)); }
+    void copyFrom(const StaticVector &other)
+    {
+        // Only the used part is copied.
+        for (std::size_t i = 0; i < other.m_size; ++i)
+            new (&data()[i]) T(other[i]);
+        m_size = other.m_size;
+        m_dropped = other.m_dropped;
+    }
+
+    alignas(T) unsigned char m_storage[sizeof(T) * Capacity];
     std::size_t m_size = 0;
     std::size_t m_dropped = 0;
 };
