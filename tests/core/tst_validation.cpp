@@ -82,6 +82,8 @@ class TestValidation : public QObject
 private slots:
     void publishedRuns();
     void largeErrorsAreExplained();
+    void fixturesInStep_data();
+    void fixturesInStep();
 };
 
 void TestValidation::publishedRuns()
@@ -133,6 +135,31 @@ void TestValidation::largeErrorsAreExplained()
         QVERIFY2(doc.find(r.id) != std::string::npos,
                  qPrintable(QString::fromStdString(r.id + " is off by more than 25% and not named in docs/accuracy.md")));
     }
+}
+
+void TestValidation::fixturesInStep_data()
+{
+    QTest::addColumn<QString>("copy");
+    QTest::addColumn<QString>("original");
+    QTest::newRow("measured") << "measured/shared_published.json" << "validation/measured.json";
+    QTest::newRow("param_counts") << "hf_configs/param_counts.json" << "validation/param_counts.json";
+    for (const char *name : {"gpt2", "llama-2-7b", "meta-llama-3-8b", "mistral-7b-v0.1",
+                             "mixtral-8x7b-v0.1", "qwen2.5-0.5b"})
+        QTest::newRow(name) << QString("hf_configs/%1.json").arg(name)
+                            << QString("validation/hf_configs/%1.json").arg(name);
+}
+
+// The fixtures are copies of shared/validation (a clone must stand alone); where the shared
+// folder is beside the checkout, they must not have drifted from it.
+void TestValidation::fixturesInStep()
+{
+    QFETCH(QString, copy);
+    QFETCH(QString, original);
+    const QString shared = QStringLiteral(VRAMPLAN_SHARED_DIR) + QLatin1Char('/') + original;
+    if (!QFile::exists(shared))
+        QSKIP("no shared/ beside the checkout");
+    QVERIFY2(test::readFile(test::dataPath(copy)) == test::readFile(shared),
+             qPrintable(copy + " differs from " + shared + ": copy it again"));
 }
 
 QTEST_APPLESS_MAIN(TestValidation)
