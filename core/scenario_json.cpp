@@ -25,6 +25,12 @@ constexpr int64_t maxSequence = int64_t(1) << 24;
 constexpr int64_t maxGpus = int64_t(1) << 20;
 constexpr int64_t maxParallel = int64_t(1) << 14;
 
+// A section given as null counts as absent, like a null field inside a section.
+bool present(const json &document, const char *key)
+{
+    return document.contains(key) && !document[key].is_null();
+}
+
 void defaultIfMissing(json &m, const char *key, json value)
 {
     if (!m.contains(key) || m[key].is_null())
@@ -69,7 +75,7 @@ Parsed<json> mergedModelFields(const json &model)
 bool readModel(const json &document, ModelConfig &m, std::string &error)
 {
     const json empty = json::object();
-    const json &model = document.contains("model") ? document["model"] : empty;
+    const json &model = present(document, "model") ? document["model"] : empty;
     if (!model.is_object()) {
         error = "model: must be a JSON object, got " + JsonReader::describe(model);
         return false;
@@ -150,7 +156,7 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
 
 bool readTraining(const json &document, TrainingConfig &t, std::string &error)
 {
-    if (!document.contains("training"))
+    if (!present(document, "training"))
         return true;
     JsonReader r(document["training"], "training", error);
     r.enumeration("mode", t.mode);
@@ -185,7 +191,7 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
 
 bool readParallelism(const json &document, ParallelConfig &p, std::string &error)
 {
-    if (!document.contains("parallelism"))
+    if (!present(document, "parallelism"))
         return true;
     JsonReader r(document["parallelism"], "parallelism", error);
     r.integer("gpus", p.gpus, 1, maxGpus);
@@ -204,7 +210,7 @@ bool readParallelism(const json &document, ParallelConfig &p, std::string &error
 
 bool readGpu(const json &document, GpuConfig &g, std::string &error)
 {
-    if (!document.contains("gpu"))
+    if (!present(document, "gpu"))
         return true;
     JsonReader r(document["gpu"], "gpu", error);
     std::string preset;

@@ -1,0 +1,136 @@
+// Timings of the core: one estimate, a pipeline-parallel estimate, a 1,000-point sweep as the
+// command line runs it (without printing), parsing the default scenario, and the micro-batch
+// solver. Run with `ninja bench`, or bench_core --benchmark_repetitions=10.
+
+#include "catalog.h"
+#include "estimate.h"
+#include "numeric_fields.h"
+#include "scenario_json.h"
+#include "solvers.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+using namespace vramplan;
+
+namespace {
+
+Scenario parseOrDie(std::string_view text)
+{
+    auto parsed = scenarioFromText(text);
+    if (!parsed) {
+        std::cerr << "bench_core: scenario refused: " << parsed.error << '\n';
+        std::exit(1);
+    }
+    return *parsed.value;
+}
+
+const Scenario &defaultScenario()
+{
+    static const Scenario s = parseOrDie(Catalog::builtin().defaultScenarioText());
+    return s;
+}
+
+const Scenario &llama70bPipeline()
+{
+    static const Scenario s = parseOrDie(R"({
+        "format": "vramplan-scenario", "version": 1,
+        "name": "Llama-2-70B, tp 8, pp 4, vpp 2, distributed optimizer",
+        "model": {"preset": "llama-2-70b"},
+        "training": {"micro_batch_size": 1, "sequence_length": 4096,
+                     "gradient_accumulation_steps": 64, "precision": "bf16_mixed",
+                     "optimizer": "adam", "activation_recompute": "selective",
+                     "attention": "flash"},
+        "parallelism": {"gpus": 64, "tensor_parallel": 8, "pipeline_parallel": 4,
+                        "virtual_pipeline_parallel": 2, "sequence_parallel": true,
+                        "zero_stage": 1},
+        "framework": "megatron",
+        "gpu": {"preset": "h100-80gb"}})");
+    return s;
+}
+
+void BM_EstimateDefault(benchmark::State &state)
+{
+    const Scenario &s = defaultScenario();
+    for (auto _ : state) {
+        Estimate e = estimate(s);
+        benchmark::DoNotOptimize(e);
+    }
+}
+BENCHMARK(BM_EstimateDefault);
+
+void BM_EstimateLlama70bPipeline(benchmark::State &state)
+{
+    const Scenario &s = llama70bPipeline();
+    for (auto _ : state) {
+        Estimate e = estimate(s);
+        benchmark::DoNotOptimize(e);
+    }
+}
+BENCHMARK(BM_EstimateLlama70bPipeline);
+
+// As `vramplan-cli sweep FILE --vary training.micro_batch_size=1:1000`: a copy per point, the
+// field set (and the scenario re-checked) through setNumericField, then one estimate.
+void BM_Sweep1000(benchmark::State &state)
+{
+    const Scenario &base = defaultScenario();
+    const NumericField *field = findNumericField("training.micro_batch_size");
+    if (!field) {
+        state.SkipWithError("training.micro_batch_size is not a numeric field");
+        return;
+    }
+    for (auto _ : state) {
+        for (int i = 1; i <= 1000; ++i) {
+            Scenario s = base;
+            std::string error = setNumericField(s, *field, double(i));
+            benchmark::DoNotOptimize(error);
+            if (!error.empty())
+                continue;
+            Estimate e = estimate(s);
+            benchmark::DoNotOptimize(e);
+        }
+    }
+    state.SetItemsProcessed(state.iterations() * 1000);
+}
+BENCHMARK(BM_Sweep1000);
+
+void BM_ParseScenario(benchmark::State &state)
+{
+    const std::string text(Catalog::builtin().defaultScenarioText());
+    for (auto _ : state) {
+        auto parsed = scenarioFromText(text);
+        benchmark::DoNotOptimize(parsed);
+    }
+    state.SetBytesProcessed(state.iterations() * int64_t(text.size()));
+}
+BENCHMARK(BM_ParseScenario);
+
+// The default scenario (an 8B full fine-tune on one H100) does not fit even at micro-batch 1, which
+// one estimate settles: search a model that fits a dozen sequences, as the planner's solver does.
+const Scenario &tinyllamaOnH100()
+{
+    static const Scenario s = parseOrDie(R"({
+        "format": "vramplan-scenario", "version": 1,
+        "model": {"preset": "tinyllama-1.1b"},
+        "training": {"sequence_length": 2048, "precision": "bf16_mixed"},
+        "gpu": {"preset": "h100-80gb"}})");
+    return s;
+}
+
+void BM_MaxMicroBatch(benchmark::State &state)
+{
+    const Scenario &s = tinyllamaOnH100();
+    for (auto _ : state) {
+        int64_t b = maxMicroBatchSize(s);
+        benchmark::DoNotOptimize(b);
+    }
+    state.counters["max_micro_batch"] = double(maxMicroBatchSize(s));
+}
+BENCHMARK(BM_MaxMicroBatch);
+
+} // namespace
+
+BENCHMARK_MAIN();
