@@ -186,8 +186,8 @@ int commandSweep(const Options &o)
     const std::string key = o.vary.substr(0, eq);
     const NumericField *field = findNumericField(key);
     if (!field)
-        fail("--vary", "'" + key + "' is not a numeric scenario field (one of: " +
-                           numericFieldPaths() + ")");
+        fail("--vary",
+             "'" + key + "' is not a numeric scenario field (one of: " + numericFieldPaths() + ")");
     if (eq == std::string::npos)
         fail("--vary", "expected KEY=FROM:TO[:STEP], got " + o.vary);
     std::vector<double> parts;
@@ -262,7 +262,7 @@ int commandList(const std::string &what)
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv)
 {

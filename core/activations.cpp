@@ -11,25 +11,29 @@
 namespace vramplan {
 namespace {
 
-enum class Region { InsideTp, OutsideTp };
+enum class Region
+{
+    InsideTp,
+    OutsideTp
+};
 
 struct Saved
 {
     std::string_view name;
     std::string_view formula;
-    double bytes = 0;  // per layer, for one micro-batch on this GPU
-    bool score = false;      // an s^2 attention term (dropped by selective recompute)
-    bool keptBySac = false;  // kept by torchtitan's per-op selective checkpointing
+    double bytes = 0;       // per layer, for one micro-batch on this GPU
+    bool score = false;     // an s^2 attention term (dropped by selective recompute)
+    bool keptBySac = false; // kept by torchtitan's per-op selective checkpointing
 };
 
 using Inventory = StaticVector<Saved, 48>;
 
 struct Dims
 {
-    double tokens, scores;  // per micro-batch on this GPU: b*s/cp and b*a*s*s/(tp*cp)
-    double tp, outsideDiv;  // outsideDiv: tp under sequence parallelism, else 1
-    double h, qWidth, kvSavedWidth, kvWidth, ffn;  // per-GPU widths (TP applied)
-    double c, normIn;  // activation bytes; bytes of what a norm saves of its input
+    double tokens, scores; // per micro-batch on this GPU: b*s/cp and b*a*s*s/(tp*cp)
+    double tp, outsideDiv; // outsideDiv: tp under sequence parallelism, else 1
+    double h, qWidth, kvSavedWidth, kvWidth, ffn; // per-GPU widths (TP applied)
+    double c, normIn; // activation bytes; bytes of what a norm saves of its input
 };
 
 bool hasResidualDropout(Family f)
@@ -82,8 +86,8 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
 void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
 {
     const bool eager = c.t.attention == Attention::Eager;
-    inv.push_back({"query (saved by attention)", "b*s*a*d*c", d.tokens * d.qWidth * d.c, false,
-                   true});
+    inv.push_back(
+        {"query (saved by attention)", "b*s*a*d*c", d.tokens * d.qWidth * d.c, false, true});
     inv.push_back({"key (saved by attention)", "b*s*kv*d*c (HF repeats K to all heads)",
                    d.tokens * d.kvSavedWidth * d.c});
     inv.push_back({"value (saved by attention)", "b*s*kv*d*c (HF repeats V to all heads)",
@@ -100,11 +104,11 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
             inv.push_back({"attention dropout mask and output", "b*a*s^2*(1 + c)",
                            d.scores * (1 + d.c), true});
         else if (softmaxBytes != d.c)
-            inv.push_back({"attention probabilities cast to 16 bits", "b*a*s^2*c",
-                           d.scores * d.c, true});
+            inv.push_back(
+                {"attention probabilities cast to 16 bits", "b*a*s^2*c", d.scores * d.c, true});
         if (linearSavesInput(c, "o_proj"))
-            inv.push_back({"attention context (o_proj input)", "b*s*a*d*c",
-                           d.tokens * d.qWidth * d.c});
+            inv.push_back(
+                {"attention context (o_proj input)", "b*s*a*d*c", d.tokens * d.qWidth * d.c});
     } else {
         // Flash / memory-efficient kernels keep the output and a per-row logsumexp instead of
         // the s^2 probabilities (Dao et al. 2022 §3.1); the output doubles as o_proj's input.
@@ -148,8 +152,8 @@ void addMlp(const StageContext &c, const Dims &d, Inventory &inv)
             inv.push_back({"gated product (down_proj input)", "b*s*f*c", cf});
     } else {
         // Megatron's fused bias-SwiGLU keeps fc1's output (gate and up) and fc2's input.
-        inv.push_back({"fc1 output, gate and up (fused SwiGLU input)", "2*b*s*f*c", 2 * cf, false,
-                       true});
+        inv.push_back(
+            {"fc1 output, gate and up (fused SwiGLU input)", "2*b*s*f*c", 2 * cf, false, true});
         if (linearSavesInput(c, "down_proj"))
             inv.push_back({"SwiGLU output (fc2 input)", "b*s*f*c", cf});
     }
@@ -171,7 +175,8 @@ Inventory layerInventory(const StageContext &c, const Dims &d)
         addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved));
     addAttention(c, d, inv);
     if (dropoutMasks)
-        inv.push_back({"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
+        inv.push_back(
+            {"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
     if (c.m.normsPerLayer > 1)
         addNorm(c, d, inv, mlpInputSaved);
     addMlp(c, d, inv);
@@ -224,7 +229,7 @@ LossBytes lossBytes(const StageContext &c)
             "transformers modeling_llama.py LlamaForCausalLM.forward"};
 }
 
-}  // namespace
+} // namespace
 
 double freedLogitsBlockBytes(const StageContext &c)
 {
@@ -252,20 +257,21 @@ void addActivations(const StageContext &c, ItemSink &out)
     d.kvWidth = double(c.m.kvHeads * c.m.headDim) / tp;
     // HF, LitGPT, torchtune and torchtitan expand K and V to every query head before sdpa;
     // transformers' flash_attention_2 and Megatron's kernels take grouped heads.
-    const bool repeatKv = c.eagerModelCode() &&
-                          !(c.t.attention == Attention::Flash &&
-                            (c.s.framework == Framework::Transformers ||
-                             c.s.framework == Framework::Deepspeed));
+    const bool repeatKv =
+        c.eagerModelCode() &&
+        !(c.t.attention == Attention::Flash &&
+          (c.s.framework == Framework::Transformers || c.s.framework == Framework::Deepspeed));
     d.kvSavedWidth = repeatKv ? d.qWidth : std::max(d.kvWidth, double(c.m.headDim));
     d.ffn = double(c.m.isMoe() && c.m.moe.expertFfnHiddenSize > 0 ? c.m.moe.expertFfnHiddenSize
-                                                                  : c.m.ffnHiddenSize) / tp;
+                                                                  : c.m.ffnHiddenSize) /
+            tp;
     d.c = c.act;
     const bool upcastNorm = c.m.norm == NormType::RmsNorm && c.eagerModelCode();
     d.normIn = (upcastNorm || c.amp || c.fp32) ? 4.0 : c.act;
 
     constexpr auto A = Component::Activations;
-    constexpr unsigned savedPhases = phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
-                                     phaseBit(Phase::LayerBackward);
+    constexpr unsigned savedPhases =
+        phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) | phaseBit(Phase::LayerBackward);
     constexpr unsigned backwardPhases =
         phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
 
@@ -289,7 +295,8 @@ void addActivations(const StageContext &c, ItemSink &out)
         // torchtitan's per-op SAC (parallelize_llama.py _save_list): the block input, the
         // attention kernel's outputs and every other matmul output (wq, wv, w1, w2) are kept;
         // wk, wo, w3 and the elementwise ops are recomputed.
-        const double sacBytes = d.tokens * d.c * (d.h / d.outsideDiv + d.kvWidth + d.h / d.outsideDiv);
+        const double sacBytes =
+            d.tokens * d.c * (d.h / d.outsideDiv + d.kvWidth + d.h / d.outsideDiv);
         out.add(A, "SAC-kept block input, v and w2 outputs", "b*s*(2h + kv*d)*c",
                 "torchtitan selective op AC", sacBytes, kept, savedPhases);
     }
@@ -298,9 +305,9 @@ void addActivations(const StageContext &c, ItemSink &out)
     if (kept > 0) {
         for (const auto &e : inv) {
             if (selective && !sac && e.score)
-                continue;  // Megatron selective recompute drops the attention core
+                continue; // Megatron selective recompute drops the attention core
             if (sac && !e.keptBySac)
-                continue;  // recomputed from the kept matmul and attention outputs
+                continue; // recomputed from the kept matmul and attention outputs
             keptPerLayer += e.bytes;
             out.add(A, e.name, e.formula, "per-layer saved-tensor inventory", e.bytes, kept,
                     savedPhases);
@@ -333,8 +340,9 @@ void addActivations(const StageContext &c, ItemSink &out)
 
     // The backward working set: gradients flowing through one layer (its intermediate and
     // hidden-size gradients), and for eager attention the s^2 gradient of the probabilities.
-    double working = d.tokens * (2 * d.ffn * (c.m.isMoe() ? double(c.m.moe.expertsPerToken) : 1.0) +
-                                 3 * d.h) * d.c;
+    double working = d.tokens *
+                     (2 * d.ffn * (c.m.isMoe() ? double(c.m.moe.expertsPerToken) : 1.0) + 3 * d.h) *
+                     d.c;
     if (c.t.attention == Attention::Eager)
         working += d.scores * (d.c + 4);
     out.add(Component::Temporary, "backward working set of one layer",
@@ -346,13 +354,14 @@ void addActivations(const StageContext &c, ItemSink &out)
     out.add(A, "final norm input", "b*s*h*norm bytes", "model code",
             d.tokens * d.h * d.normIn / d.outsideDiv, 1, savedPhases);
     if (c.m.head == Head::Classifier)
-        return;  // a few logits per sequence: negligible
+        return; // a few logits per sequence: negligible
     const LossBytes loss = lossBytes(c);
     // Megatron and torchtitan split the vocabulary over tensor-parallel ranks (loss parallel).
-    const double vocab = double(c.m.vocabSize) / (c.eagerModelCode() && c.s.framework != Framework::Torchtitan ? 1.0 : tp);
+    const double vocab = double(c.m.vocabSize) /
+                         (c.eagerModelCode() && c.s.framework != Framework::Torchtitan ? 1.0 : tp);
     constexpr auto LL = Component::LogitsAndLoss;
-    out.add(LL, loss.name, "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * loss.forward,
-            1, phaseBit(Phase::Forward));
+    out.add(LL, loss.name, "b*s*V*bytes (end of forward)", loss.source,
+            d.tokens * vocab * loss.forward, 1, phaseBit(Phase::Forward));
     out.add(LL, "cross-entropy backward: log-softmax and logits gradients",
             "b*s*V*bytes (start of backward)", loss.source, d.tokens * vocab * loss.backward, 1,
             phaseBit(Phase::LossBackward));
@@ -362,4 +371,4 @@ void addActivations(const StageContext &c, ItemSink &out)
                 d.tokens * vocab * 2 * d.c, 1, phaseBit(Phase::Validation));
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -48,10 +48,9 @@ void loadBuiltin(std::vector<ModelPreset> &presets, std::vector<GpuSpec> &gpus)
     }
     std::sort(presets.begin(), presets.end(),
               [](const auto &a, const auto &b) { return a.id < b.id; });
-
 }
 
-}  // namespace
+} // namespace
 
 const Catalog &Catalog::builtin()
 {
@@ -103,4 +102,4 @@ std::string Catalog::gpuIds() const
     return out;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -13,19 +13,19 @@ namespace vramplan {
 
 struct ModelPreset
 {
-    std::string id;    // file name without .json: "llama-2-7b"
-    std::string name;  // display name: "Llama-2-7B"
+    std::string id;   // file name without .json: "llama-2-7b"
+    std::string name; // display name: "Llama-2-7B"
     nlohmann::json hfConfig;
-    std::optional<int64_t> officialParameters;  // as published (safetensors total, model card)
+    std::optional<int64_t> officialParameters; // as published (safetensors total, model card)
 };
 
 struct GpuSpec
 {
-    std::string id;    // "h100-80gb"
-    std::string name;  // "H100 80GB (HBM3)"
+    std::string id;   // "h100-80gb"
+    std::string name; // "H100 80GB (HBM3)"
     std::string vendor;
-    std::string architecture;  // volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3
-    double memoryMiB = 0;      // usable, as nvidia-smi reports it
+    std::string architecture; // volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3
+    double memoryMiB = 0;     // usable, as nvidia-smi reports it
 };
 
 class Catalog
@@ -47,4 +47,4 @@ private:
     std::vector<GpuSpec> m_gpus;
 };
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -8,10 +8,10 @@ namespace vramplan {
 
 struct EmbeddedResource
 {
-    std::string_view path;  // relative to resources/, e.g. "models/llama-2-7b.json"
+    std::string_view path; // relative to resources/, e.g. "models/llama-2-7b.json"
     std::string_view content;
 };
 
 std::span<const EmbeddedResource> embeddedResources();
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -4,7 +4,7 @@
 
 namespace vramplan {
 
-#define VRAMPLAN_ENUM_TABLE(Type, ...)                                                              \
+#define VRAMPLAN_ENUM_TABLE(Type, ...)                                                             \
     template <> std::span<const EnumName<Type>> enumNames<Type>()                                  \
     {                                                                                              \
         static constexpr EnumName<Type> table[] = {__VA_ARGS__};                                   \
@@ -13,17 +13,17 @@ namespace vramplan {
 
 VRAMPLAN_ENUM_TABLE(Family, {Family::Gpt2, "gpt2"}, {Family::Bert, "bert"},
                     {Family::Llama, "llama"}, {Family::Mistral, "mistral"},
-                    {Family::Mixtral, "mixtral"}, {Family::Qwen2, "qwen2"},
-                    {Family::Phi3, "phi3"}, {Family::Gemma, "gemma"}, {Family::Phi, "phi"},
-                    {Family::GptNeox, "gpt_neox"}, {Family::Falcon, "falcon"})
+                    {Family::Mixtral, "mixtral"}, {Family::Qwen2, "qwen2"}, {Family::Phi3, "phi3"},
+                    {Family::Gemma, "gemma"}, {Family::Phi, "phi"}, {Family::GptNeox, "gpt_neox"},
+                    {Family::Falcon, "falcon"})
 VRAMPLAN_ENUM_TABLE(FfnType, {FfnType::Gelu, "gelu"}, {FfnType::Swiglu, "swiglu"},
                     {FfnType::Geglu, "geglu"})
 VRAMPLAN_ENUM_TABLE(NormType, {NormType::LayerNorm, "layernorm"}, {NormType::RmsNorm, "rmsnorm"})
-VRAMPLAN_ENUM_TABLE(PositionKind, {PositionKind::Learned, "learned"},
-                    {PositionKind::Rope, "rope"}, {PositionKind::Alibi, "alibi"})
+VRAMPLAN_ENUM_TABLE(PositionKind, {PositionKind::Learned, "learned"}, {PositionKind::Rope, "rope"},
+                    {PositionKind::Alibi, "alibi"})
 VRAMPLAN_ENUM_TABLE(Activation, {Activation::Gelu, "gelu"},
-                    {Activation::GeluTanhPython, "gelu_tanh_python"},
-                    {Activation::Silu, "silu"}, {Activation::Relu, "relu"})
+                    {Activation::GeluTanhPython, "gelu_tanh_python"}, {Activation::Silu, "silu"},
+                    {Activation::Relu, "relu"})
 VRAMPLAN_ENUM_TABLE(Head, {Head::LanguageModel, "lm"}, {Head::Classifier, "classifier"})
 VRAMPLAN_ENUM_TABLE(Mode, {Mode::Train, "train"}, {Mode::Inference, "inference"})
 VRAMPLAN_ENUM_TABLE(Precision, {Precision::Fp32, "fp32"}, {Precision::AmpFp16, "amp_fp16"},
@@ -40,8 +40,8 @@ VRAMPLAN_ENUM_TABLE(Recompute, {Recompute::None, "none"}, {Recompute::Selective,
                     {Recompute::Full, "full"})
 VRAMPLAN_ENUM_TABLE(Attention, {Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"},
                     {Attention::Flash, "flash"})
-VRAMPLAN_ENUM_TABLE(FinetuneMethod, {FinetuneMethod::Full, "full"},
-                    {FinetuneMethod::Lora, "lora"}, {FinetuneMethod::Qlora, "qlora"})
+VRAMPLAN_ENUM_TABLE(FinetuneMethod, {FinetuneMethod::Full, "full"}, {FinetuneMethod::Lora, "lora"},
+                    {FinetuneMethod::Qlora, "qlora"})
 VRAMPLAN_ENUM_TABLE(Offload, {Offload::None, "none"}, {Offload::Cpu, "cpu"},
                     {Offload::Nvme, "nvme"})
 VRAMPLAN_ENUM_TABLE(Framework, {Framework::Transformers, "transformers"},
@@ -51,4 +51,4 @@ VRAMPLAN_ENUM_TABLE(Framework, {Framework::Transformers, "transformers"},
 
 #undef VRAMPLAN_ENUM_TABLE
 
-}  // namespace vramplan
+} // namespace vramplan

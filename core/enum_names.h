@@ -48,4 +48,4 @@ template <typename E> std::string acceptedNames()
     return out;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -33,7 +33,7 @@ constexpr double ncclBytes = 512 * MiB;
 constexpr double slackOfTransient = 0.08;
 constexpr double slackOfAll = 0.02;
 
-constexpr double maxReportable = 4.0e18;  // bytes; beyond this a number is clamped
+constexpr double maxReportable = 4.0e18; // bytes; beyond this a number is clamped
 
 StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts,
                          const WeightList &layer, const WeightList &globals)
@@ -44,8 +44,8 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
     c.training = t.mode == Mode::Train;
     c.full = t.finetune.method == FinetuneMethod::Full;
     c.lora = !c.full;
-    c.qlora = t.finetune.method == FinetuneMethod::Qlora ||
-              (c.lora && t.finetune.baseWeightBits == 4);
+    c.qlora =
+        t.finetune.method == FinetuneMethod::Qlora || (c.lora && t.finetune.baseWeightBits == 4);
     c.amp = t.precision == Precision::AmpFp16 || t.precision == Precision::AmpBf16;
     c.fp32 = t.precision == Precision::Fp32;
     c.act = c.fp32 ? 4.0 : 2.0;
@@ -67,9 +67,9 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
         gas *= double(c.pp);
     }
     c.tokens = c.microBatch * double(t.sequenceLength) / double(c.cp);
-    c.optimizerInBackward = s.framework == Framework::Torchtune && p.gpus == 1 &&
-                            (t.optimizer == Optimizer::PagedAdamw ||
-                             t.optimizer == Optimizer::PagedAdamw8bit);
+    c.optimizerInBackward =
+        s.framework == Framework::Torchtune && p.gpus == 1 &&
+        (t.optimizer == Optimizer::PagedAdamw || t.optimizer == Optimizer::PagedAdamw8bit);
 
     // Micro-batches (in units of a whole stage's layers) whose activations a stage holds under
     // 1F1B: pp - stage warm-up micro-batches; interleaved schedules hold (pp - r - 1) * 2 +
@@ -181,9 +181,9 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
                                  ph.byComponent[int(Component::LogitsAndLoss)] +
                                  ph.byComponent[int(Component::Temporary)];
         const bool afterLoss = ph.phase != Phase::Forward && ph.phase != Phase::Validation;
-        reserved = std::max(reserved, ph.allocated + slackOfTransient * transient +
-                                          slackOfAll * ph.allocated +
-                                          (afterLoss ? fragmentedBytes : 0.0));
+        reserved =
+            std::max(reserved, ph.allocated + slackOfTransient * transient +
+                                   slackOfAll * ph.allocated + (afterLoss ? fragmentedBytes : 0.0));
     }
     const double slack = std::max(0.0, reserved - e.peak.allocated);
     const double context = cudaContextBytes(s.gpu.architecture);
@@ -195,8 +195,7 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
     constexpr auto F = Component::Framework;
     sink.add(F, "caching allocator slack (reserved - allocated)",
              "8% of transient + 2% of allocated at the peak + freed 16-bit logits block",
-             "measured pairs, see docs/accuracy.md",
-             slack, 1, phaseBit(peakPhase));
+             "measured pairs, see docs/accuracy.md", slack, 1, phaseBit(peakPhase));
     sink.add(F, "CUDA context and kernels", "per architecture", "transformers perf docs; torch 2.x",
              context, 1, allPhases, true);
     sink.add(F, "NCCL buffers", "communicators of a multi-GPU job", "NCCL_BUFFSIZE defaults", nccl,
@@ -235,8 +234,7 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
                               double(p.tensorParallel) * double(t.sequenceLength) *
                               double(t.sequenceLength) / double(p.contextParallel) * 4.0;
         if (scores >= GiB)
-            e.warnings.push_back({WarningCode::EagerScoresLarge, scores,
-                                  double(t.sequenceLength)});
+            e.warnings.push_back({WarningCode::EagerScoresLarge, scores, double(t.sequenceLength)});
     }
     if (p.zeroStage > 0 && p.dataParallel() <= 1)
         e.warnings.push_back({WarningCode::ZeroWithoutDataParallel, double(p.zeroStage)});
@@ -272,21 +270,21 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
     finish(e, s, c.training ? freedLogitsBlockBytes(c) : 0.0);
 }
 
-}  // namespace
+} // namespace
 
 std::string_view componentKey(Component c)
 {
-    static constexpr std::string_view keys[] = {"parameters",     "gradients",       "optimizer_states",
-                                                "activations",    "logits_and_loss", "temporary",
-                                                "framework"};
+    static constexpr std::string_view keys[] = {
+        "parameters",      "gradients", "optimizer_states", "activations",
+        "logits_and_loss", "temporary", "framework"};
     return keys[static_cast<int>(c)];
 }
 
 std::string_view componentLabel(Component c)
 {
-    static constexpr std::string_view labels[] = {"Parameters",  "Gradients",       "Optimizer states",
-                                                  "Activations", "Logits and loss", "Temporary",
-                                                  "Framework"};
+    static constexpr std::string_view labels[] = {
+        "Parameters",      "Gradients", "Optimizer states", "Activations",
+        "Logits and loss", "Temporary", "Framework"};
     return labels[static_cast<int>(c)];
 }
 
@@ -328,4 +326,4 @@ Estimate estimate(const Scenario &s)
     return best;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -21,23 +21,41 @@
 
 namespace vramplan {
 
-enum class Component {
-    Parameters, Gradients, OptimizerStates, Activations, LogitsAndLoss, Temporary, Framework
+enum class Component
+{
+    Parameters,
+    Gradients,
+    OptimizerStates,
+    Activations,
+    LogitsAndLoss,
+    Temporary,
+    Framework
 };
 constexpr int componentCount = 7;
-std::string_view componentKey(Component c);    // "optimizer_states"
-std::string_view componentLabel(Component c);  // "Optimizer states"
+std::string_view componentKey(Component c);   // "optimizer_states"
+std::string_view componentLabel(Component c); // "Optimizer states"
 
 // Moments of one training step at which memory is taken (steady state: optimizer states exist
 // from the first optimizer step on, so they are present in every phase of later steps).
 // LossBackward: the cross-entropy gradient exists while every saved activation is still held;
 // LayerBackward: backward of the last layer (its recomputation, its working set).
-enum class Phase { Forward, LossBackward, LayerBackward, BackwardEnd, OptimizerStep, Validation };
+enum class Phase
+{
+    Forward,
+    LossBackward,
+    LayerBackward,
+    BackwardEnd,
+    OptimizerStep,
+    Validation
+};
 constexpr int phaseCount = 6;
-std::string_view phaseKey(Phase p);    // "backward" (what SPEC's "peak.phase" holds)
-std::string_view phaseLabel(Phase p);  // "start of backward"
+std::string_view phaseKey(Phase p);   // "backward" (what SPEC's "peak.phase" holds)
+std::string_view phaseLabel(Phase p); // "start of backward"
 
-constexpr unsigned phaseBit(Phase p) { return 1u << static_cast<unsigned>(p); }
+constexpr unsigned phaseBit(Phase p)
+{
+    return 1u << static_cast<unsigned>(p);
+}
 constexpr unsigned allPhases = (1u << phaseCount) - 1;
 constexpr unsigned trainingPhases = allPhases & ~phaseBit(Phase::Validation);
 
@@ -45,26 +63,27 @@ constexpr unsigned trainingPhases = allPhases & ~phaseBit(Phase::Validation);
 struct Item
 {
     Component component = Component::Parameters;
-    std::string_view name;     // "q after RoPE (saved by attention)"
-    std::string_view formula;  // "b*s*a*d*2 per layer"
-    std::string_view source;   // "Korthikanti et al. 2022, Table 2", "transformers LlamaRMSNorm"
+    std::string_view name;    // "q after RoPE (saved by attention)"
+    std::string_view formula; // "b*s*a*d*2 per layer"
+    std::string_view source;  // "Korthikanti et al. 2022, Table 2", "transformers LlamaRMSNorm"
     double perUnit = 0;
     double count = 1;
-    unsigned phases = allPhases;  // where it is alive
-    bool outsideAllocator = false;  // paged optimizer states, NCCL buffers, CUDA context
+    unsigned phases = allPhases;   // where it is alive
+    bool outsideAllocator = false; // paged optimizer states, NCCL buffers, CUDA context
 
     double bytes() const { return perUnit * count; }
     bool aliveIn(Phase p) const { return (phases & phaseBit(p)) != 0; }
 };
 
-enum class WarningCode {
-    EagerScoresLarge,       // value: bytes of the s^2 scores per layer
+enum class WarningCode
+{
+    EagerScoresLarge, // value: bytes of the s^2 scores per layer
     ZeroWithoutDataParallel,
     OffloadParametersNeedsZero3,
-    SequenceBeyondPositions,  // value: max positions
+    SequenceBeyondPositions, // value: max positions
     PagedStatesOutsideAllocator,
     PipelineStagesUneven,
-    DoesNotFit,  // value: overflow bytes
+    DoesNotFit, // value: overflow bytes
     Clamped,
 };
 
@@ -80,14 +99,14 @@ struct PhaseTotals
     Phase phase = Phase::Forward;
     bool present = false;
     double allocated = 0;
-    std::array<double, componentCount> byComponent{};  // allocated bytes, framework excluded
+    std::array<double, componentCount> byComponent{}; // allocated bytes, framework excluded
 };
 
 struct Peak
 {
-    double allocated = 0;  // torch.cuda.max_memory_allocated()
-    double reserved = 0;   // torch.cuda.max_memory_reserved()
-    double device = 0;     // nvidia-smi: reserved + CUDA context + NCCL + paged memory
+    double allocated = 0; // torch.cuda.max_memory_allocated()
+    double reserved = 0;  // torch.cuda.max_memory_reserved()
+    double device = 0;    // nvidia-smi: reserved + CUDA context + NCCL + paged memory
     Phase phase = Phase::LossBackward;
 };
 
@@ -95,9 +114,9 @@ struct Estimate
 {
     ParameterCounts parameters;
     int64_t trainableParameters = 0;
-    int pipelineStage = 0;  // the stage reported (the one with the largest peak)
+    int pipelineStage = 0; // the stage reported (the one with the largest peak)
 
-    std::array<double, componentCount> perGpu{};  // at the peak; sums to peak.device
+    std::array<double, componentCount> perGpu{}; // at the peak; sums to peak.device
     Peak peak;
     // The first and the last pipeline stage (equal to peak without pipeline parallelism): the
     // first holds the most micro-batches in flight, the last the output layer and loss, and
@@ -106,7 +125,7 @@ struct Estimate
     std::array<PhaseTotals, phaseCount> phases{};
     double capacityBytes = 0;
     bool fits = false;
-    double headroomBytes = 0;  // negative: overflow
+    double headroomBytes = 0; // negative: overflow
 
     StaticVector<Item, 72> items;
     StaticVector<Warning, 12> warnings;
@@ -116,4 +135,4 @@ struct Estimate
 
 Estimate estimate(const Scenario &scenario);
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -16,26 +16,26 @@ struct StageContext
     const TrainingConfig &t;
     const ParallelConfig &p;
     ParameterCounts counts;
-    const WeightList &layer;    // one layer's tensors
-    const WeightList &globals;  // embeddings, final norm, heads
+    const WeightList &layer;   // one layer's tensors
+    const WeightList &globals; // embeddings, final norm, heads
 
     bool training = true;
-    bool full = true;    // full fine-tune (every weight trainable)
-    bool lora = false;   // lora or qlora
+    bool full = true;  // full fine-tune (every weight trainable)
+    bool lora = false; // lora or qlora
     bool qlora = false;
-    bool amp = false;    // fp32 weights under autocast
+    bool amp = false; // fp32 weights under autocast
     bool fp32 = false;
-    double act = 2;      // bytes of one activation element (compute dtype)
+    double act = 2; // bytes of one activation element (compute dtype)
 
     int64_t dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
-    int stage = 0;              // 0 .. pp-1
-    int64_t stageLayers = 1;    // layers on this stage
-    bool hasEmbedding = true;   // first stage
-    bool hasHead = true;        // last stage
-    double inFlight = 1;        // micro-batches whose activations this stage holds at once
+    int stage = 0;            // 0 .. pp-1
+    int64_t stageLayers = 1;  // layers on this stage
+    bool hasEmbedding = true; // first stage
+    bool hasHead = true;      // last stage
+    double inFlight = 1;      // micro-batches whose activations this stage holds at once
 
-    double tokens = 1;  // tokens of one micro-batch on this GPU (b * s / cp)
-    double microBatch = 1;  // samples of one micro-batch
+    double tokens = 1;     // tokens of one micro-batch on this GPU (b * s / cp)
+    double microBatch = 1; // samples of one micro-batch
     // torchtune's low-memory recipe steps a paged optimizer inside backward: no gradient buffer.
     bool optimizerInBackward = false;
 
@@ -80,4 +80,4 @@ void addModelStates(const StageContext &ctx, ItemSink &out);
 // Saved activations, logits and loss, and the backward working set (activations.cpp).
 void addActivations(const StageContext &ctx, ItemSink &out);
 
-}  // namespace vramplan
+} // namespace vramplan

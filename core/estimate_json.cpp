@@ -16,13 +16,14 @@ int64_t asBytes(double v)
     return static_cast<int64_t>(std::llround(std::min(v, 4.0e18)));
 }
 
-}  // namespace
+} // namespace
 
 std::string formatBytes(double bytes, SizeUnit unit)
 {
     const double scale = unit == SizeUnit::GiB ? 1073741824.0 : 1.0e9;
     char text[48];
-    std::snprintf(text, sizeof text, "%.2f %s", bytes / scale, unit == SizeUnit::GiB ? "GiB" : "GB");
+    std::snprintf(text, sizeof text, "%.2f %s", bytes / scale,
+                  unit == SizeUnit::GiB ? "GiB" : "GB");
     return text;
 }
 
@@ -87,7 +88,8 @@ nlohmann::json estimateToJson(const Estimate &e, const Scenario &s)
             continue;
         json parts = json::object();
         for (int i = 0; i < componentCount; ++i)
-            parts[std::string(componentKey(static_cast<Component>(i)))] = asBytes(ph.byComponent[i]);
+            parts[std::string(componentKey(static_cast<Component>(i)))] =
+                asBytes(ph.byComponent[i]);
         timeline.push_back({{"phase", phaseKey(ph.phase)},
                             {"label", phaseLabel(ph.phase)},
                             {"allocated_bytes", asBytes(ph.allocated)},
@@ -114,18 +116,20 @@ nlohmann::json estimateToJson(const Estimate &e, const Scenario &s)
               {"phase_label", phaseLabel(e.peak.phase)},
               {"pipeline_stage", e.pipelineStage}}},
             {"pipeline_stages",
-             {{"first", {{"allocated_bytes", asBytes(e.firstStage.allocated)},
-                         {"reserved_bytes", asBytes(e.firstStage.reserved)},
-                         {"device_bytes", asBytes(e.firstStage.device)},
-                         {"phase", phaseKey(e.firstStage.phase)}}},
-              {"last", {{"allocated_bytes", asBytes(e.lastStage.allocated)},
-                        {"reserved_bytes", asBytes(e.lastStage.reserved)},
-                        {"device_bytes", asBytes(e.lastStage.device)},
-                        {"phase", phaseKey(e.lastStage.phase)}}}}},
+             {{"first",
+               {{"allocated_bytes", asBytes(e.firstStage.allocated)},
+                {"reserved_bytes", asBytes(e.firstStage.reserved)},
+                {"device_bytes", asBytes(e.firstStage.device)},
+                {"phase", phaseKey(e.firstStage.phase)}}},
+              {"last",
+               {{"allocated_bytes", asBytes(e.lastStage.allocated)},
+                {"reserved_bytes", asBytes(e.lastStage.reserved)},
+                {"device_bytes", asBytes(e.lastStage.device)},
+                {"phase", phaseKey(e.lastStage.phase)}}}}},
             {"gpu", {{"name", s.gpu.name}, {"capacity_bytes", asBytes(e.capacityBytes)}}},
             {"fits", e.fits},
-            {"headroom_bytes", static_cast<int64_t>(std::llround(
-                                   std::clamp(e.headroomBytes, -4.0e18, 4.0e18)))},
+            {"headroom_bytes",
+             static_cast<int64_t>(std::llround(std::clamp(e.headroomBytes, -4.0e18, 4.0e18)))},
             {"items", items},
             {"timeline", timeline},
             {"warnings", warnings},
@@ -136,7 +140,8 @@ std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
 {
     std::string out;
     char line[256];
-    std::snprintf(line, sizeof line, "%s\n", s.name.empty() ? "(unnamed scenario)" : s.name.c_str());
+    std::snprintf(line, sizeof line, "%s\n",
+                  s.name.empty() ? "(unnamed scenario)" : s.name.c_str());
     out += line;
     std::snprintf(line, sizeof line, "parameters: %.3f B total, %.3f B trainable\n",
                   double(e.parameters.total) / 1e9, double(e.trainableParameters) / 1e9);
@@ -148,12 +153,10 @@ std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
                       formatBytes(e.perGpu[i], unit).c_str());
         out += line;
     }
-    std::snprintf(line, sizeof line,
-                  "\npeak (%s): allocated %s, reserved %s, device %s\n",
-                  std::string(phaseLabel(e.peak.phase)).c_str(),
-                  formatBytes(e.peak.allocated, unit).c_str(),
-                  formatBytes(e.peak.reserved, unit).c_str(),
-                  formatBytes(e.peak.device, unit).c_str());
+    std::snprintf(
+        line, sizeof line, "\npeak (%s): allocated %s, reserved %s, device %s\n",
+        std::string(phaseLabel(e.peak.phase)).c_str(), formatBytes(e.peak.allocated, unit).c_str(),
+        formatBytes(e.peak.reserved, unit).c_str(), formatBytes(e.peak.device, unit).c_str());
     out += line;
     std::snprintf(line, sizeof line, "GPU %s: %s; %s %s\n", s.gpu.name.c_str(),
                   formatBytes(e.capacityBytes, unit).c_str(),
@@ -177,4 +180,4 @@ std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
     return out;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -11,8 +11,8 @@ namespace {
 using nlohmann::json;
 
 constexpr std::array<std::string_view, 13> supportedTypes = {
-    "gpt2",  "bert",  "llama", "mistral", "mixtral", "qwen2",   "phi3",
-    "gemma", "gemma2", "phi", "gpt_neox", "falcon", "RefinedWebModel"};
+    "gpt2",  "bert",   "llama", "mistral",  "mixtral", "qwen2",          "phi3",
+    "gemma", "gemma2", "phi",   "gpt_neox", "falcon",  "RefinedWebModel"};
 
 // Reads keys of a config that carries many more keys than we need: unknown keys are fine here
 // (a config.json is someone else's format); wrong types are not.
@@ -101,15 +101,15 @@ private:
 std::string activationOf(const std::string &act)
 {
     if (act == "gelu_new" || act == "gelu_fast")
-        return "gelu_tanh_python";  // NewGELUActivation: four saved tensors
+        return "gelu_tanh_python"; // NewGELUActivation: four saved tensors
     if (act == "silu" || act == "swish")
         return "silu";
     if (act == "relu")
         return "relu";
-    return "gelu";  // gelu, gelu_pytorch_tanh, gelu_python: one saved input
+    return "gelu"; // gelu, gelu_pytorch_tanh, gelu_python: one saved input
 }
 
-}  // namespace
+} // namespace
 
 std::string supportedHfModelTypes()
 {
@@ -129,8 +129,8 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
     if (!r.ok())
         return Parsed<json>::fail(r.error());
     if (type.empty())
-        return Parsed<json>::fail(path + ".model_type: is missing (supported: " +
-                                  supportedHfModelTypes() + ")");
+        return Parsed<json>::fail(
+            path + ".model_type: is missing (supported: " + supportedHfModelTypes() + ")");
 
     json m = json::object();
     if (type == "gpt2") {
@@ -232,8 +232,9 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              {"norms_per_layer", newArch || !parallel ? 2 : 1},
              {"positions", r.boolean("alibi", false) ? "alibi" : "rope"}};
     } else {
-        return Parsed<json>::fail(path + ".model_type: '" + type + "' is not supported (supported: " +
-                                  supportedHfModelTypes() + ")");
+        return Parsed<json>::fail(path + ".model_type: '" + type +
+                                  "' is not supported (supported: " + supportedHfModelTypes() +
+                                  ")");
     }
     if (!r.ok())
         return Parsed<json>::fail(r.error());
@@ -244,4 +245,4 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
     return Parsed<json>::ok(std::move(m));
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -20,4 +20,4 @@ Parsed<nlohmann::json> modelFieldsFromHfConfig(const nlohmann::json &config,
 // The model_type values understood, for messages: "gpt2, bert, llama, ...".
 std::string supportedHfModelTypes();
 
-}  // namespace vramplan
+} // namespace vramplan

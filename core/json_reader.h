@@ -90,8 +90,8 @@ public:
         if (!v->is_string())
             return fail(fieldPath(key), "must be a string, got " + describe(*v));
         if (v->get_ref<const std::string &>().size() > maxLength)
-            return fail(fieldPath(key), "is longer than " + std::to_string(maxLength) +
-                                            " characters");
+            return fail(fieldPath(key),
+                        "is longer than " + std::to_string(maxLength) + " characters");
         out = v->get<std::string>();
         return true;
     }
@@ -121,12 +121,12 @@ public:
         if (!v)
             return false;
         if (!v->is_string())
-            return fail(fieldPath(key), "must be one of " + acceptedNames<E>() + ", got " +
-                                            describe(*v));
+            return fail(fieldPath(key),
+                        "must be one of " + acceptedNames<E>() + ", got " + describe(*v));
         const auto parsed = fromString<E>(v->get_ref<const std::string &>());
         if (!parsed)
-            return fail(fieldPath(key), "must be one of " + acceptedNames<E>() + ", got " +
-                                            describe(*v));
+            return fail(fieldPath(key),
+                        "must be one of " + acceptedNames<E>() + ", got " + describe(*v));
         out = *parsed;
         return true;
     }
@@ -164,8 +164,7 @@ public:
         std::string text = v.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
         if (text.size() > 40)
             text = text.substr(0, 37) + "...";
-        return v.is_string() || v.is_number() || v.is_boolean() ? text
-                                                                 : typeName(v) + " " + text;
+        return v.is_string() || v.is_number() || v.is_boolean() ? text : typeName(v) + " " + text;
     }
     static std::string typeName(const nlohmann::json &v) { return v.type_name(); }
 
@@ -199,4 +198,4 @@ private:
     std::set<std::string, std::less<>> m_known;
 };
 
-}  // namespace vramplan
+} // namespace vramplan

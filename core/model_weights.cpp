@@ -29,23 +29,23 @@ void addMlp(WeightList &out, const ModelConfig &m, int64_t ffn, WeightPlace plac
 {
     const int64_t h = m.hiddenSize;
     if (m.ffnType != FfnType::Gelu)
-        addLinear(out,
-                  expert ? LinearNames{"experts.gate_proj.weight", "experts.gate_proj.bias",
-                                       "gate_proj"}
-                         : LinearNames{"mlp.gate_proj.weight", "mlp.gate_proj.bias", "gate_proj"},
-                  h, ffn, m.bias, place, copies);
+        addLinear(
+            out,
+            expert ? LinearNames{"experts.gate_proj.weight", "experts.gate_proj.bias", "gate_proj"}
+                   : LinearNames{"mlp.gate_proj.weight", "mlp.gate_proj.bias", "gate_proj"},
+            h, ffn, m.bias, place, copies);
     addLinear(out,
               expert ? LinearNames{"experts.up_proj.weight", "experts.up_proj.bias", "up_proj"}
                      : LinearNames{"mlp.up_proj.weight", "mlp.up_proj.bias", "up_proj"},
               h, ffn, m.bias, place, copies);
     addLinear(out,
-              expert ? LinearNames{"experts.down_proj.weight", "experts.down_proj.bias",
-                                   "down_proj"}
-                     : LinearNames{"mlp.down_proj.weight", "mlp.down_proj.bias", "down_proj"},
+              expert
+                  ? LinearNames{"experts.down_proj.weight", "experts.down_proj.bias", "down_proj"}
+                  : LinearNames{"mlp.down_proj.weight", "mlp.down_proj.bias", "down_proj"},
               ffn, h, m.bias, place, copies);
 }
 
-}  // namespace
+} // namespace
 
 WeightList layerWeights(const ModelConfig &m)
 {
@@ -55,8 +55,8 @@ WeightList layerWeights(const ModelConfig &m)
     const int64_t kvWidth = m.kvHeads * m.headDim;
     const bool qkvBias = m.bias || m.qkvBias;
 
-    static constexpr std::string_view normNames[] = {"norm1.weight", "norm2.weight",
-                                                     "norm3.weight", "norm4.weight"};
+    static constexpr std::string_view normNames[] = {"norm1.weight", "norm2.weight", "norm3.weight",
+                                                     "norm4.weight"};
     for (int64_t i = 0; i < std::min<int64_t>(m.normsPerLayer, 4); ++i)
         out.push_back({normNames[i], {}, WeightPlace::Layer, h, normWidth(m), 1, false, false});
     addLinear(out, {"q_proj.weight", "q_proj.bias", "q_proj"}, h, qWidth, qkvBias,
@@ -86,21 +86,39 @@ WeightList globalWeights(const ModelConfig &m)
 {
     WeightList out;
     const int64_t h = m.hiddenSize;
-    out.push_back({"embed_tokens.weight", {}, WeightPlace::Embedding, m.vocabSize, h, 1, true,
-                   false});
+    out.push_back(
+        {"embed_tokens.weight", {}, WeightPlace::Embedding, m.vocabSize, h, 1, true, false});
     if (m.positions == PositionKind::Learned)
-        out.push_back({"embed_positions.weight", {}, WeightPlace::Embedding, m.maxPositions, h, 1,
-                       false, false});
+        out.push_back({"embed_positions.weight",
+                       {},
+                       WeightPlace::Embedding,
+                       m.maxPositions,
+                       h,
+                       1,
+                       false,
+                       false});
     if (m.tokenTypes > 0)
-        out.push_back({"token_type_embeddings.weight", {}, WeightPlace::Embedding, m.tokenTypes, h,
-                       1, false, false});
+        out.push_back({"token_type_embeddings.weight",
+                       {},
+                       WeightPlace::Embedding,
+                       m.tokenTypes,
+                       h,
+                       1,
+                       false,
+                       false});
     // BERT normalises the embeddings and has no final norm (post-LN); the others the reverse.
     if (m.family == Family::Bert)
-        out.push_back({"embeddings.norm.weight", {}, WeightPlace::Embedding, h, normWidth(m), 1,
-                       false, false});
-    else
-        out.push_back({"final_norm.weight", {}, WeightPlace::FinalNorm, h, normWidth(m), 1, false,
+        out.push_back({"embeddings.norm.weight",
+                       {},
+                       WeightPlace::Embedding,
+                       h,
+                       normWidth(m),
+                       1,
+                       false,
                        false});
+    else
+        out.push_back(
+            {"final_norm.weight", {}, WeightPlace::FinalNorm, h, normWidth(m), 1, false, false});
     if (m.pooler)
         addLinear(out, {"pooler.dense.weight", "pooler.dense.bias", {}}, h, h, true,
                   WeightPlace::Pooler);
@@ -108,11 +126,12 @@ WeightList globalWeights(const ModelConfig &m)
         addLinear(out, {"classifier.weight", "classifier.bias", {}}, h,
                   std::max<int64_t>(1, m.classifierLabels), true, WeightPlace::OutputHead);
     } else if (!m.tiedEmbeddings) {
-        out.push_back({"lm_head.weight", "lm_head", WeightPlace::OutputHead, m.vocabSize, h, 1,
-                       true, false});
+        out.push_back(
+            {"lm_head.weight", "lm_head", WeightPlace::OutputHead, m.vocabSize, h, 1, true, false});
     }
     if (m.head == Head::LanguageModel && m.lmHeadBias)
-        out.push_back({"lm_head.bias", {}, WeightPlace::OutputHead, m.vocabSize, 1, 1, true, false});
+        out.push_back(
+            {"lm_head.bias", {}, WeightPlace::OutputHead, m.vocabSize, 1, 1, true, false});
     return out;
 }
 
@@ -136,9 +155,15 @@ ParameterCounts countParameters(const ModelConfig &m, const WeightList &layer,
     c.layers = c.perLayer * m.layers;
     for (const auto &t : globals) {
         switch (t.place) {
-        case WeightPlace::Embedding: c.embedding += t.elements(); break;
-        case WeightPlace::FinalNorm: c.finalNorm += t.elements(); break;
-        default: c.outputHead += t.elements(); break;
+        case WeightPlace::Embedding:
+            c.embedding += t.elements();
+            break;
+        case WeightPlace::FinalNorm:
+            c.finalNorm += t.elements();
+            break;
+        default:
+            c.outputHead += t.elements();
+            break;
         }
     }
     c.total = c.embedding + c.layers + c.finalNorm + c.outputHead;
@@ -169,4 +194,4 @@ int64_t loraParametersPerLayer(const ModelConfig &m, const FinetuneConfig &finet
     return total;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

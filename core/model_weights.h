@@ -16,18 +16,26 @@
 namespace vramplan {
 
 // Where a tensor sits, which decides how tensor, pipeline and expert parallelism split it.
-enum class WeightPlace { Embedding, Layer, Expert, FinalNorm, OutputHead, Pooler };
+enum class WeightPlace
+{
+    Embedding,
+    Layer,
+    Expert,
+    FinalNorm,
+    OutputHead,
+    Pooler
+};
 
 struct WeightTensor
 {
-    std::string_view name;      // "q_proj.weight", "experts.gate_proj.weight", ...
-    std::string_view loraName;  // the PEFT target name of a linear layer ("q_proj"), or empty
+    std::string_view name;     // "q_proj.weight", "experts.gate_proj.weight", ...
+    std::string_view loraName; // the PEFT target name of a linear layer ("q_proj"), or empty
     WeightPlace place = WeightPlace::Layer;
-    int64_t rows = 0;      // output features (or vocabulary entries for an embedding)
-    int64_t cols = 1;      // input features; 1 for a vector (bias, norm weight)
-    int64_t copies = 1;    // experts in a layer hold `copies` tensors of this shape
-    bool tensorParallel = false;  // split across tensor-parallel ranks (Megatron column/row)
-    bool quantizable = false;     // a linear weight that QLoRA stores in 4 bits
+    int64_t rows = 0;            // output features (or vocabulary entries for an embedding)
+    int64_t cols = 1;            // input features; 1 for a vector (bias, norm weight)
+    int64_t copies = 1;          // experts in a layer hold `copies` tensors of this shape
+    bool tensorParallel = false; // split across tensor-parallel ranks (Megatron column/row)
+    bool quantizable = false;    // a linear weight that QLoRA stores in 4 bits
 
     int64_t elements() const { return rows * cols * copies; }
     bool isMatrix() const { return cols > 1; }
@@ -36,12 +44,12 @@ struct WeightTensor
 struct ParameterCounts
 {
     int64_t total = 0;
-    int64_t embedding = 0;  // token, position and token-type embeddings (and their norm)
+    int64_t embedding = 0; // token, position and token-type embeddings (and their norm)
     int64_t perLayer = 0;
-    int64_t layers = 0;     // perLayer * number of layers
+    int64_t layers = 0; // perLayer * number of layers
     int64_t finalNorm = 0;
-    int64_t outputHead = 0; // untied LM head (and its bias), pooler, classifier
-    int64_t activePerToken = 0;  // MoE: parameters one token passes through
+    int64_t outputHead = 0;     // untied LM head (and its bias), pooler, classifier
+    int64_t activePerToken = 0; // MoE: parameters one token passes through
 };
 
 using WeightList = StaticVector<WeightTensor, 40>;
@@ -62,4 +70,4 @@ int64_t loraParametersPerLayer(const ModelConfig &model, const FinetuneConfig &f
 // Whether a linear layer named like PEFT's target module is adapted ("all-linear" takes all).
 bool isLoraTarget(const FinetuneConfig &finetune, std::string_view loraName);
 
-}  // namespace vramplan
+} // namespace vramplan

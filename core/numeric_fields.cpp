@@ -8,11 +8,17 @@ namespace vramplan {
 namespace {
 
 #define VP_INT(PATH, MEMBER, MIN, MAX)                                                             \
-    NumericField{PATH, true, MIN, MAX, [](const Scenario &s) { return double(s.MEMBER); },        \
-                 [](Scenario &s, double v) { s.MEMBER = static_cast<int64_t>(v); }}
+    NumericField                                                                                   \
+    {                                                                                              \
+        PATH, true, MIN, MAX, [](const Scenario &s) { return double(s.MEMBER); },                  \
+            [](Scenario &s, double v) { s.MEMBER = static_cast<int64_t>(v); }                      \
+    }
 #define VP_REAL(PATH, MEMBER, MIN, MAX)                                                            \
-    NumericField{PATH, false, MIN, MAX, [](const Scenario &s) { return double(s.MEMBER); },       \
-                 [](Scenario &s, double v) { s.MEMBER = v; }}
+    NumericField                                                                                   \
+    {                                                                                              \
+        PATH, false, MIN, MAX, [](const Scenario &s) { return double(s.MEMBER); },                 \
+            [](Scenario &s, double v) { s.MEMBER = v; }                                            \
+    }
 
 const NumericField fields[] = {
     VP_INT("training.micro_batch_size", training.microBatchSize, 1, 1 << 20),
@@ -26,7 +32,8 @@ const NumericField fields[] = {
     VP_INT("parallelism.gpus", parallelism.gpus, 1, 1 << 20),
     VP_INT("parallelism.tensor_parallel", parallelism.tensorParallel, 1, 1 << 14),
     VP_INT("parallelism.pipeline_parallel", parallelism.pipelineParallel, 1, 1 << 14),
-    VP_INT("parallelism.virtual_pipeline_parallel", parallelism.virtualPipelineParallel, 1, 1 << 14),
+    VP_INT("parallelism.virtual_pipeline_parallel", parallelism.virtualPipelineParallel, 1,
+           1 << 14),
     VP_INT("parallelism.context_parallel", parallelism.contextParallel, 1, 1 << 14),
     VP_INT("parallelism.expert_parallel", parallelism.expertParallel, 1, 1 << 14),
     VP_INT("parallelism.zero_stage", parallelism.zeroStage, 0, 3),
@@ -47,9 +54,12 @@ const NumericField fields[] = {
 #undef VP_INT
 #undef VP_REAL
 
-}  // namespace
+} // namespace
 
-std::span<const NumericField> numericFields() { return fields; }
+std::span<const NumericField> numericFields()
+{
+    return fields;
+}
 
 const NumericField *findNumericField(std::string_view path)
 {
@@ -81,8 +91,7 @@ std::string setNumericField(Scenario &s, const NumericField &field, double value
     if (derivedHeadDim && (path == "model.hidden_size" || path == "model.attention_heads")) {
         if (s.model.hiddenSize % s.model.attentionHeads != 0)
             return "model.hidden_size: " + std::to_string(s.model.hiddenSize) +
-                   " is not divisible by attention_heads " +
-                   std::to_string(s.model.attentionHeads);
+                   " is not divisible by attention_heads " + std::to_string(s.model.attentionHeads);
         s.model.headDim = s.model.hiddenSize / s.model.attentionHeads;
     }
     if (path == "gpu.memory_gib")
@@ -90,4 +99,4 @@ std::string setNumericField(Scenario &s, const NumericField &field, double value
     return checkScenario(s);
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -21,9 +21,9 @@ struct NumericField
 
 std::span<const NumericField> numericFields();
 const NumericField *findNumericField(std::string_view path);
-std::string numericFieldPaths();  // "training.micro_batch_size, ..." for messages
+std::string numericFieldPaths(); // "training.micro_batch_size, ..." for messages
 
 // Sets a field and re-checks the scenario's cross constraints; returns an error or "".
 std::string setNumericField(Scenario &scenario, const NumericField &field, double value);
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -17,4 +17,4 @@ template <typename T> struct Parsed
     explicit operator bool() const { return value.has_value(); }
 };
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -9,40 +9,129 @@
 
 namespace vramplan {
 
-enum class Family { Gpt2, Bert, Llama, Mistral, Mixtral, Qwen2, Phi3, Gemma, Phi, GptNeox, Falcon };
-enum class FfnType { Gelu, Swiglu, Geglu };
-enum class NormType { LayerNorm, RmsNorm };
-enum class PositionKind { Learned, Rope, Alibi };
+enum class Family
+{
+    Gpt2,
+    Bert,
+    Llama,
+    Mistral,
+    Mixtral,
+    Qwen2,
+    Phi3,
+    Gemma,
+    Phi,
+    GptNeox,
+    Falcon
+};
+enum class FfnType
+{
+    Gelu,
+    Swiglu,
+    Geglu
+};
+enum class NormType
+{
+    LayerNorm,
+    RmsNorm
+};
+enum class PositionKind
+{
+    Learned,
+    Rope,
+    Alibi
+};
 // The activation function as the model code writes it: "gelu_tanh_python" is HF's NewGELU
 // (gelu_new), four elementwise ops that each save a tensor; the others are single kernels.
-enum class Activation { Gelu, GeluTanhPython, Silu, Relu };
+enum class Activation
+{
+    Gelu,
+    GeluTanhPython,
+    Silu,
+    Relu
+};
 // What sits on top of the last layer: a language-model head over the vocabulary, or a small
 // classifier (HF AutoModelForSequenceClassification), which has no b*s*V logits.
-enum class Head { LanguageModel, Classifier };
+enum class Head
+{
+    LanguageModel,
+    Classifier
+};
 
-enum class Mode { Train, Inference };
-enum class Precision { Fp32, AmpFp16, AmpBf16, Fp16Mixed, Bf16Mixed, Bf16, Fp8Mixed };
-enum class Optimizer {
-    Sgd, SgdMomentum, Adam, Adamw, Adamw8bit, PagedAdamw, PagedAdamw8bit, Adafactor, Lion, Muon,
+enum class Mode
+{
+    Train,
+    Inference
+};
+enum class Precision
+{
+    Fp32,
+    AmpFp16,
+    AmpBf16,
+    Fp16Mixed,
+    Bf16Mixed,
+    Bf16,
+    Fp8Mixed
+};
+enum class Optimizer
+{
+    Sgd,
+    SgdMomentum,
+    Adam,
+    Adamw,
+    Adamw8bit,
+    PagedAdamw,
+    PagedAdamw8bit,
+    Adafactor,
+    Lion,
+    Muon,
     Shampoo
 };
-enum class Recompute { None, Selective, Full };
-enum class Attention { Eager, Sdpa, Flash };
-enum class FinetuneMethod { Full, Lora, Qlora };
-enum class Offload { None, Cpu, Nvme };
-enum class Framework { Transformers, Pytorch, Litgpt, Torchtune, Torchtitan, Megatron, Deepspeed };
+enum class Recompute
+{
+    None,
+    Selective,
+    Full
+};
+enum class Attention
+{
+    Eager,
+    Sdpa,
+    Flash
+};
+enum class FinetuneMethod
+{
+    Full,
+    Lora,
+    Qlora
+};
+enum class Offload
+{
+    None,
+    Cpu,
+    Nvme
+};
+enum class Framework
+{
+    Transformers,
+    Pytorch,
+    Litgpt,
+    Torchtune,
+    Torchtitan,
+    Megatron,
+    Deepspeed
+};
 
 struct MoeConfig
 {
-    int64_t experts = 0;          // 0: a dense model
-    int64_t expertsPerToken = 0;  // top-k
+    int64_t experts = 0;         // 0: a dense model
+    int64_t expertsPerToken = 0; // top-k
     int64_t expertFfnHiddenSize = 0;
     int64_t sharedExperts = 0;
 };
 
 struct ModelConfig
 {
-    std::string preset;  // id under resources/models, empty when given field by field
+    std::string preset; // id under resources/models, empty when given field by field
     Family family = Family::Llama;
     int64_t layers = 32;
     int64_t hiddenSize = 4096;
@@ -55,15 +144,15 @@ struct ModelConfig
     int64_t vocabSize = 32000;
     NormType norm = NormType::RmsNorm;
     bool tiedEmbeddings = false;
-    bool bias = false;     // every linear layer has a bias
-    bool qkvBias = false;  // only q, k and v have biases (Qwen2)
+    bool bias = false;    // every linear layer has a bias
+    bool qkvBias = false; // only q, k and v have biases (Qwen2)
     bool lmHeadBias = false;
     int64_t maxPositions = 4096;
     PositionKind positions = PositionKind::Rope;
-    bool parallelBlock = false;  // attention and MLP read the same input (GPT-J style)
+    bool parallelBlock = false; // attention and MLP read the same input (GPT-J style)
     int64_t normsPerLayer = 2;
-    int64_t tokenTypes = 0;  // BERT token-type embeddings
-    bool pooler = false;     // BERT pooler dense layer
+    int64_t tokenTypes = 0; // BERT token-type embeddings
+    bool pooler = false;    // BERT pooler dense layer
     Head head = Head::LanguageModel;
     int64_t classifierLabels = 2;
     MoeConfig moe;
@@ -89,7 +178,7 @@ struct TrainingConfig
     Precision precision = Precision::Bf16Mixed;
     Optimizer optimizer = Optimizer::Adamw;
     Recompute recompute = Recompute::None;
-    int64_t recomputeLayers = -1;  // -1: all layers (of the most loaded stage)
+    int64_t recomputeLayers = -1; // -1: all layers (of the most loaded stage)
     Attention attention = Attention::Flash;
     double dropout = 0.0;
     FinetuneConfig finetune;
@@ -117,10 +206,10 @@ struct ParallelConfig
 
 struct GpuConfig
 {
-    std::string preset;  // id in resources/gpus.json, empty for a custom capacity
+    std::string preset; // id in resources/gpus.json, empty for a custom capacity
     std::string name = "custom";
-    std::string architecture;  // volta, ampere, hopper, ...: decides the CUDA context size
-    double memoryGiB = 80.0;   // usable capacity in GiB (2^30 bytes)
+    std::string architecture; // volta, ampere, hopper, ...: decides the CUDA context size
+    double memoryGiB = 80.0;  // usable capacity in GiB (2^30 bytes)
 };
 
 struct Scenario
@@ -133,4 +222,4 @@ struct Scenario
     GpuConfig gpu;
 };
 
-}  // namespace vramplan
+} // namespace vramplan

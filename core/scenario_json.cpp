@@ -58,7 +58,7 @@ Parsed<json> mergedModelFields(const json &model)
         auto fields = modelFieldsFromHfConfig(model["hf_config"], "model.hf_config");
         if (!fields)
             return fields;
-        merged = json::object();  // an explicit config replaces the preset's numbers
+        merged = json::object(); // an explicit config replaces the preset's numbers
         merged.update(*fields.value);
     }
     for (const auto &[key, value] : model.items()) {
@@ -217,8 +217,8 @@ bool readGpu(const json &document, GpuConfig &g, std::string &error)
     if (r.string("preset", preset, 128)) {
         const auto *spec = Catalog::builtin().gpu(preset);
         if (!spec)
-            return r.fail("gpu.preset", "unknown GPU '" + preset + "' (known: " +
-                                            Catalog::builtin().gpuIds() + ")");
+            return r.fail("gpu.preset", "unknown GPU '" + preset +
+                                            "' (known: " + Catalog::builtin().gpuIds() + ")");
         g.preset = preset;
         g.name = spec->name;
         g.architecture = spec->architecture;
@@ -226,8 +226,8 @@ bool readGpu(const json &document, GpuConfig &g, std::string &error)
     }
     double gib = 0;
     // A capacity that differs from the preset's makes it a custom card of that size.
-    if (r.number("memory_gib", gib, 0.0, 1.0e6, true) && (g.preset.empty() ||
-                                                          std::abs(gib - g.memoryGiB) > 1.0))
+    if (r.number("memory_gib", gib, 0.0, 1.0e6, true) &&
+        (g.preset.empty() || std::abs(gib - g.memoryGiB) > 1.0))
         g.memoryGiB = gib;
     r.string("name", g.name, 256);
     r.string("architecture", g.architecture, 64);
@@ -260,9 +260,9 @@ bool checkLayout(const Scenario &s, std::string &error)
                     std::to_string(p.tensorParallel) + " and the " + std::to_string(m.kvHeads) +
                         " key/value heads do not divide one another");
     if (p.pipelineParallel > m.layers)
-        return fail("parallelism.pipeline_parallel",
-                    std::to_string(p.pipelineParallel) + " stages for " +
-                        std::to_string(m.layers) + " layers");
+        return fail("parallelism.pipeline_parallel", std::to_string(p.pipelineParallel) +
+                                                         " stages for " + std::to_string(m.layers) +
+                                                         " layers");
     if (p.virtualPipelineParallel > 1 &&
         (p.pipelineParallel == 1 || p.pipelineParallel * p.virtualPipelineParallel > m.layers))
         return fail("parallelism.virtual_pipeline_parallel",
@@ -277,28 +277,29 @@ bool checkLayout(const Scenario &s, std::string &error)
                             std::to_string(m.moe.experts) + " experts");
         if (p.dataParallel() % p.expertParallel != 0)
             return fail("parallelism.expert_parallel",
-                        std::to_string(p.expertParallel) + " does not divide the data-parallel size " +
+                        std::to_string(p.expertParallel) +
+                            " does not divide the data-parallel size " +
                             std::to_string(p.dataParallel()));
     }
     if (s.training.recomputeLayers > m.layers)
-        return fail("training.recompute_layers",
-                    "must not exceed the " + std::to_string(m.layers) + " layers, got " +
-                        std::to_string(s.training.recomputeLayers));
+        return fail("training.recompute_layers", "must not exceed the " + std::to_string(m.layers) +
+                                                     " layers, got " +
+                                                     std::to_string(s.training.recomputeLayers));
     if (s.training.finetune.method != FinetuneMethod::Full &&
         s.training.finetune.loraTargets.empty())
         return fail("training.finetune.lora_targets", "must name at least one layer for LoRA");
     return true;
 }
 
-}  // namespace
+} // namespace
 
 std::string checkScenario(const Scenario &s)
 {
     std::string error;
     const auto &m = s.model;
     if (m.attentionHeads % m.kvHeads != 0)
-        return "model.kv_heads: " + std::to_string(m.kvHeads) + " does not divide attention_heads " +
-               std::to_string(m.attentionHeads);
+        return "model.kv_heads: " + std::to_string(m.kvHeads) +
+               " does not divide attention_heads " + std::to_string(m.attentionHeads);
     if (m.isMoe() && m.moe.expertsPerToken > m.moe.experts)
         return "model.moe.experts_per_token: must not exceed experts (" +
                std::to_string(m.moe.experts) + ")";
@@ -317,17 +318,19 @@ void applyFamilyDefaults(json &m)
                          ? "gelu_tanh_python"
                          : (gelu || family == Family::Gemma ? "gelu" : "silu"));
     defaultIfMissing(m, "norm", gelu ? "layernorm" : "rmsnorm");
-    defaultIfMissing(m, "bias", family == Family::Gpt2 || family == Family::Bert ||
-                                    family == Family::Phi || family == Family::GptNeox);
+    defaultIfMissing(m, "bias",
+                     family == Family::Gpt2 || family == Family::Bert || family == Family::Phi ||
+                         family == Family::GptNeox);
     defaultIfMissing(m, "qkv_bias", family == Family::Qwen2);
     defaultIfMissing(m, "lm_head_bias", family == Family::Phi);
-    defaultIfMissing(m, "tied_embeddings", family == Family::Gpt2 || family == Family::Bert ||
-                                               family == Family::Gemma ||
-                                               family == Family::Falcon);
+    defaultIfMissing(m, "tied_embeddings",
+                     family == Family::Gpt2 || family == Family::Bert || family == Family::Gemma ||
+                         family == Family::Falcon);
     defaultIfMissing(m, "positions",
                      family == Family::Gpt2 || family == Family::Bert ? "learned" : "rope");
-    defaultIfMissing(m, "parallel_block", family == Family::Phi || family == Family::GptNeox ||
-                                              family == Family::Falcon);
+    defaultIfMissing(m, "parallel_block",
+                     family == Family::Phi || family == Family::GptNeox ||
+                         family == Family::Falcon);
     defaultIfMissing(m, "norms_per_layer",
                      family == Family::Phi || family == Family::Falcon ? 1 : 2);
     defaultIfMissing(m, "token_types", family == Family::Bert ? 2 : 0);
@@ -481,4 +484,4 @@ json scenarioToJson(const Scenario &s)
     return out;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -32,4 +32,4 @@ std::string checkScenario(const Scenario &scenario);
 // The model fields a family implies when a file leaves them out (norm, FFN type, biases, ...).
 void applyFamilyDefaults(nlohmann::json &modelFields);
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -31,7 +31,7 @@ template <typename Fits> int64_t lastFitting(int64_t lo, int64_t hi, Fits fits)
     return good;
 }
 
-}  // namespace
+} // namespace
 
 int64_t maxMicroBatchSize(const Scenario &scenario)
 {
@@ -79,4 +79,4 @@ int64_t minGpuCount(const Scenario &scenario)
     return 0;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

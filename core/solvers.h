@@ -19,4 +19,4 @@ int64_t maxSequenceLength(const Scenario &scenario, int64_t granularity = 256);
 // or 0 when none up to 2^20 does. Returns the data-parallel layout unchanged otherwise.
 int64_t minGpuCount(const Scenario &scenario);
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -10,8 +10,8 @@ namespace {
 
 constexpr unsigned steadyPhases = trainingPhases;
 constexpr unsigned gradientPhases = phaseBit(Phase::BackwardEnd) | phaseBit(Phase::OptimizerStep);
-constexpr unsigned backwardPhases = phaseBit(Phase::LossBackward) |
-                                   phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
+constexpr unsigned backwardPhases =
+    phaseBit(Phase::LossBackward) | phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
 constexpr unsigned computePhases = phaseBit(Phase::Forward) | backwardPhases;
 
 // bitsandbytes NF4 (Dettmers et al. 2023, QLoRA §3): 4-bit codes, one 8-bit absmax per 64
@@ -46,25 +46,31 @@ double gradientBytes(const StageContext &c)
         return 4;
     if (mixedMaster(c.t.precision) &&
         (c.s.framework == Framework::Megatron || c.s.framework == Framework::Torchtitan))
-        return 4;  // Megatron's fp32 main_grad buffer; torchtitan's fp32 sharded gradients
-    return 2;      // DeepSpeed and plain PyTorch keep gradients in the weights' 16-bit dtype
+        return 4; // Megatron's fp32 main_grad buffer; torchtitan's fp32 sharded gradients
+    return 2;     // DeepSpeed and plain PyTorch keep gradients in the weights' 16-bit dtype
 }
 
 // Bytes of one optimizer-state element: fp32, except pure bf16 where plain PyTorch creates the
 // states like the parameters (torch.optim.AdamW: zeros_like(param)).
-double stateBytes(const StageContext &c) { return c.t.precision == Precision::Bf16 ? 2 : 4; }
+double stateBytes(const StageContext &c)
+{
+    return c.t.precision == Precision::Bf16 ? 2 : 4;
+}
 
 // Optimizer state bytes of one trainable tensor of `rows` x `cols` (`n` elements in all).
 double optimizerBytes(Optimizer o, double sb, double n, int64_t rows, int64_t cols, bool inLayer)
 {
     const bool matrix = cols > 1;
     switch (o) {
-    case Optimizer::Sgd: return 0;
+    case Optimizer::Sgd:
+        return 0;
     case Optimizer::SgdMomentum:
-    case Optimizer::Lion: return sb * n;
+    case Optimizer::Lion:
+        return sb * n;
     case Optimizer::Adam:
     case Optimizer::Adamw:
-    case Optimizer::PagedAdamw: return 2 * sb * n;
+    case Optimizer::PagedAdamw:
+        return 2 * sb * n;
     case Optimizer::Adamw8bit:
     case Optimizer::PagedAdamw8bit:
         return double(rows) * cols < min8bitElements ? 8 * n : (2 + 2 * blockwise8bitOverhead) * n;
@@ -117,15 +123,15 @@ bool foreachTemporaries(const StageContext &c)
 
 struct LocalSizes
 {
-    double all = 0;          // every local weight element
-    double linear = 0;       // layer linear weights (quantizable under QLoRA)
+    double all = 0;    // every local weight element
+    double linear = 0; // layer linear weights (quantizable under QLoRA)
     double layerMatrices = 0;
-    double oneLayer = 0;     // one layer's local elements
+    double oneLayer = 0; // one layer's local elements
     double oneLayerLinear = 0;
-    double root = 0;         // embeddings, final norm and heads held on this stage
+    double root = 0; // embeddings, final norm and heads held on this stage
 };
 
-}  // namespace
+} // namespace
 
 void addModelStates(const StageContext &c, ItemSink &out)
 {
@@ -146,19 +152,23 @@ void addModelStates(const StageContext &c, ItemSink &out)
 
     // Gradients exist from backward to the optimizer step (zero_grad(set_to_none=True) frees
     // them); with accumulation they also live through the next micro-batches' forward.
-    const unsigned gradLife =
-        c.t.gradientAccumulationSteps > 1 || fw == Framework::Megatron ? steadyPhases
-                                                                       : gradientPhases;
-    double largestTensor = 0;  // elements of the largest local weight
+    const unsigned gradLife = c.t.gradientAccumulationSteps > 1 || fw == Framework::Megatron
+                                  ? steadyPhases
+                                  : gradientPhases;
+    double largestTensor = 0; // elements of the largest local weight
     for (const auto &t : c.layer)
-        largestTensor = std::max(largestTensor, double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
+        largestTensor = std::max(largestTensor,
+                                 double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
     for (const auto &t : c.globals)
-        largestTensor = std::max(largestTensor, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
+        largestTensor =
+            std::max(largestTensor, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
 
     LocalSizes size;
-    double optimizerElementsBytes = 0;  // optimizer bytes before sharding
+    double optimizerElementsBytes = 0; // optimizer bytes before sharding
     double trainable = 0;
-    auto shardOf = [&](const WeightTensor &t) { return t.place == WeightPlace::Expert ? dpExpert : dp; };
+    auto shardOf = [&](const WeightTensor &t) {
+        return t.place == WeightPlace::Expert ? dpExpert : dp;
+    };
 
     // --- per-layer tensors --------------------------------------------------------------
     double frozenQuantBytes = 0, frozenOtherBytes = 0;
@@ -188,9 +198,9 @@ void addModelStates(const StageContext &c, ItemSink &out)
             if (t.quantizable && bits == 4)
                 bytes = nf4BytesPerWeight;
             else if (t.quantizable && bits == 8)
-                bytes = 1.0 + 4.0 / 4096;  // LLM.int8: int8 codes and fp32 row scales
+                bytes = 1.0 + 4.0 / 4096; // LLM.int8: int8 codes and fp32 row scales
             else if (bits >= 16)
-                bytes = std::max(double(bits) / 8.0, wb);  // AMP keeps the base in fp32
+                bytes = std::max(double(bits) / 8.0, wb); // AMP keeps the base in fp32
             (t.quantizable && bits < 16 ? frozenQuantBytes : frozenOtherBytes) +=
                 n * L * bytes / paramDiv;
         }
@@ -198,11 +208,10 @@ void addModelStates(const StageContext &c, ItemSink &out)
 
     // --- embeddings, final norm, heads ----------------------------------------------------
     for (const auto &t : c.globals) {
-        const bool onStage =
-            t.place == WeightPlace::Embedding
-                ? (c.hasEmbedding || (c.hasHead && c.m.tiedEmbeddings && c.pp > 1 &&
-                                      t.name == "embed_tokens.weight"))
-                : c.hasHead;
+        const bool onStage = t.place == WeightPlace::Embedding
+                                 ? (c.hasEmbedding || (c.hasHead && c.m.tiedEmbeddings &&
+                                                       c.pp > 1 && t.name == "embed_tokens.weight"))
+                                 : c.hasHead;
         if (!onStage)
             continue;
         const double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
@@ -231,8 +240,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
     if (c.lora) {
         // PEFT upcasts adapters to fp32 (autocast_adapter_dtype=True); LitGPT and torchtune
         // keep them in the model's dtype.
-        const bool peft = fw == Framework::Transformers || fw == Framework::Deepspeed ||
-                          fw == Framework::Pytorch;
+        const bool peft =
+            fw == Framework::Transformers || fw == Framework::Deepspeed || fw == Framework::Pytorch;
         const double ab = peft ? 4.0 : wb;
         const double asb = peft ? 4.0 : sb;
         const double perLayer = double(loraParametersPerLayer(c.m, c.t.finetune)) / tp;
@@ -262,8 +271,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
         out.add(P, "frozen base linear weights (quantised)",
                 "elements * (0.5 + 1/64 + 4/16384) bytes (NF4, double quantisation)",
                 "Dettmers et al. 2023, QLoRA §3", frozenQuantBytes * paramScale, 1, steadyPhases);
-        out.add(P, "frozen base weights", "elements * bytes per weight / shards",
-                "SPEC §2 LoRA", frozenOtherBytes * paramScale, 1, steadyPhases);
+        out.add(P, "frozen base weights", "elements * bytes per weight / shards", "SPEC §2 LoRA",
+                frozenOtherBytes * paramScale, 1, steadyPhases);
         out.add(P, "LoRA adapters", "rank * (in + out) per target matrix * bytes",
                 "Hu et al. 2021 §4; PEFT LoraLayer", adapterParamBytes, 1, steadyPhases);
     }
@@ -298,8 +307,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
 
     if (!offloadStates) {
         const double states = c.full ? optimizerSharded : adapterStateBytes;
-        out.add(O,
-                paged ? "optimizer states (paged, unified memory)" : "optimizer states",
+        out.add(O, paged ? "optimizer states (paged, unified memory)" : "optimizer states",
                 "per trainable element: Adam 2 states, SGD+momentum/Lion/Muon 1, 8-bit ~2 B, "
                 "Adafactor rows+cols / shards (from ZeRO-1)",
                 "SPEC §2 optimizer states", states, 1, steadyPhases, paged);
@@ -314,10 +322,9 @@ void addModelStates(const StageContext &c, ItemSink &out)
     if (((z3 && c.dp > 1) || offloadParams) && !fabricUnsharded) {
         // FSDP/ZeRO-3 unshard one layer at a time and prefetch the next: two layers gathered
         // in the compute dtype (QLoRA gathers the packed 4-bit storage).
-        const double layerBytes =
-            c.qlora ? size.oneLayerLinear * nf4BytesPerWeight +
-                          (size.oneLayer - size.oneLayerLinear) * 2
-                    : size.oneLayer * computeWeightBytes;
+        const double layerBytes = c.qlora ? size.oneLayerLinear * nf4BytesPerWeight +
+                                                (size.oneLayer - size.oneLayerLinear) * 2
+                                          : size.oneLayer * computeWeightBytes;
         out.add(T, "gathered layer weights (current + prefetched)",
                 "2 layers * layer elements * compute bytes", "torch FSDP / DeepSpeed ZeRO-3",
                 layerBytes, 2, computePhases);
@@ -335,7 +342,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
     if (c.amp && !z3) {
         // autocast caches a 16-bit copy of each weight it casts until the autocast region
         // ends, and linear saves that copy for backward (torch/amp/autocast_mode.py).
-        const double castElements = size.linear + (c.hasHead ? double(c.m.vocabSize) * c.m.hiddenSize / tp : 0);
+        const double castElements =
+            size.linear + (c.hasHead ? double(c.m.vocabSize) * c.m.hiddenSize / tp : 0);
         out.add(T, "autocast 16-bit weight copies", "linear weight elements * 2",
                 "torch.autocast weight cache", castElements * 2, 1,
                 phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
@@ -371,8 +379,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
         const double unsharded = (c.qlora ? size.linear * nf4BytesPerWeight : size.linear * 2) +
                                  (size.all - size.linear) * 2;
         out.add(P, "unsharded 16-bit weights held by FSDP1 (Fabric)", "all local elements * 2",
-                "torch FSDP1 frozen-parameter resharding; litgpt benchmarks",
-                unsharded, 1, c.lora ? steadyPhases : computePhases);
+                "torch FSDP1 frozen-parameter resharding; litgpt benchmarks", unsharded, 1,
+                c.lora ? steadyPhases : computePhases);
     }
     if (!offloadStates && !c.optimizerInBackward && foreachTemporaries(c)) {
         const double shard = z1 ? dp : 1.0;
@@ -388,7 +396,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
         for (const auto &t : c.globals)
             largest = std::max(largest, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
         for (const auto &t : c.layer)
-            largest = std::max(largest, double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
+            largest =
+                std::max(largest, double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
         out.add(T, "Adafactor step buffers", "3 * largest tensor * 4",
                 "transformers/optimization.py Adafactor.step", 3 * largest * 4, 1,
                 phaseBit(Phase::OptimizerStep));
@@ -396,4 +405,4 @@ void addModelStates(const StageContext &c, ItemSink &out)
     (void)optimizerElementsBytes;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

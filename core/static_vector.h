@@ -60,4 +60,4 @@ private:
     std::size_t m_dropped = 0;
 };
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -44,4 +44,4 @@ inline bool relativelyClose(double actual, double expected, double tolerance)
     return std::fabs(actual - expected) <= tolerance * std::fabs(expected);
 }
 
-}  // namespace vramplan::test
+} // namespace vramplan::test

@@ -18,10 +18,11 @@ namespace {
 // A grid of base scenarios: models of every family kind, frameworks, recipes, attention kinds.
 std::vector<std::pair<std::string, Scenario>> baseScenarios()
 {
-    const char *presets[] = {"gpt2", "bert-base-uncased", "llama-2-7b", "llama-3.1-8b",
-                             "mixtral-8x7b", "qwen2.5-0.5b", "phi-1.5", "falcon-7b", "gemma-2b"};
-    const char *frameworks[] = {"transformers", "megatron", "deepspeed", "torchtitan", "litgpt",
-                                "torchtune"};
+    const char *presets[] = {"gpt2",         "bert-base-uncased", "llama-2-7b",
+                             "llama-3.1-8b", "mixtral-8x7b",      "qwen2.5-0.5b",
+                             "phi-1.5",      "falcon-7b",         "gemma-2b"};
+    const char *frameworks[] = {"transformers", "megatron", "deepspeed",
+                                "torchtitan",   "litgpt",   "torchtune"};
     const char *recipes[] = {"bf16_mixed", "amp_bf16", "bf16", "fp32"};
     const char *attentions[] = {"flash", "eager", "sdpa"};
     std::vector<std::pair<std::string, Scenario>> out;
@@ -33,13 +34,16 @@ std::vector<std::pair<std::string, Scenario>> baseScenarios()
             ++i;
             const std::string text =
                 std::string("{\"format\":\"vramplan-scenario\",\"model\":{\"preset\":\"") + preset +
-                "\"},\"training\":{\"micro_batch_size\":2,\"sequence_length\":512,\"precision\":\"" +
-                recipe + "\",\"attention\":\"" + attention + "\",\"dropout\":" +
-                (i % 2 ? "0.1" : "0.0") + "},\"parallelism\":{\"gpus\":8},\"framework\":\"" +
-                framework + "\",\"gpu\":{\"preset\":\"h100-80gb\"}}";
+                "\"},\"training\":{\"micro_batch_size\":2,\"sequence_length\":512,\"precision\":"
+                "\"" +
+                recipe + "\",\"attention\":\"" + attention +
+                "\",\"dropout\":" + (i % 2 ? "0.1" : "0.0") +
+                "},\"parallelism\":{\"gpus\":8},\"framework\":\"" + framework +
+                "\",\"gpu\":{\"preset\":\"h100-80gb\"}}";
             auto parsed = scenarioFromText(text);
             if (parsed)
-                out.emplace_back(std::string(preset) + "/" + framework + "/" + recipe + "/" + attention,
+                out.emplace_back(std::string(preset) + "/" + framework + "/" + recipe + "/" +
+                                     attention,
                                  *parsed.value);
         }
     }
@@ -58,9 +62,12 @@ Totals totals(const Scenario &s)
 }
 
 // Relative slack for float sums that are equal in exact arithmetic.
-bool notAbove(double a, double b) { return a <= b * (1 + 1e-12) + 1; }
+bool notAbove(double a, double b)
+{
+    return a <= b * (1 + 1e-12) + 1;
+}
 
-}  // namespace
+} // namespace
 
 class TestLaws : public QObject
 {
@@ -97,7 +104,8 @@ void TestLaws::monotoneInBatchAndSequence()
         for (int64_t b : {1, 2, 3, 4, 8, 16}) {
             s.training.microBatchSize = b;
             const Totals t = totals(s);
-            QVERIFY2(notAbove(previous.allocated, t.allocated) && notAbove(previous.device, t.device),
+            QVERIFY2(notAbove(previous.allocated, t.allocated) &&
+                         notAbove(previous.device, t.device),
                      qPrintable(QString("falls at micro-batch %1").arg(b)));
             previous = t;
         }
@@ -106,7 +114,8 @@ void TestLaws::monotoneInBatchAndSequence()
         for (int64_t seq : {128, 256, 512, 1000, 2048, 4096}) {
             s.training.sequenceLength = seq;
             const Totals t = totals(s);
-            QVERIFY2(notAbove(previous.allocated, t.allocated) && notAbove(previous.device, t.device),
+            QVERIFY2(notAbove(previous.allocated, t.allocated) &&
+                         notAbove(previous.device, t.device),
                      qPrintable(QString("falls at sequence %1").arg(seq)));
             previous = t;
         }

@@ -39,7 +39,7 @@ std::string scenarioText(const std::string &model, const std::string &training,
            "\",\"gpu\":{\"memory_gib\":1000}}";
 }
 
-}  // namespace
+} // namespace
 
 class TestMemoryTerms : public QObject
 {
@@ -75,9 +75,11 @@ void TestMemoryTerms::korthikantiLayer_data()
     QTest::newRow("GPT 4096, s1024 b4") << 1024 << 4 << 4096 << 32 << 1 << false << "eager"
                                         << 34 * sbh(1024, 4, 4096) + 5.0 * 32 * 1024 * 1024 * 4;
     QTest::newRow("t=2, no SP") << 2048 << 1 << 4096 << 32 << 2 << false << "eager"
-                                << sbh(2048, 1, 4096) * (10 + 24.0 / 2 + 5.0 * 32 * 2048 / (4096 * 2));
-    QTest::newRow("GPT-3 175B, t=8, SP") << 2048 << 1 << 12288 << 96 << 8 << true << "eager"
-                                         << sbh(2048, 1, 12288) / 8 * (34 + 5.0 * 96 * 2048 / 12288);
+                                << sbh(2048, 1, 4096) *
+                                       (10 + 24.0 / 2 + 5.0 * 32 * 2048 / (4096 * 2));
+    QTest::newRow("GPT-3 175B, t=8, SP")
+        << 2048 << 1 << 12288 << 96 << 8 << true << "eager"
+        << sbh(2048, 1, 12288) / 8 * (34 + 5.0 * 96 * 2048 / 12288);
     // Flash attention keeps the output and a logsumexp row statistic (4 bytes per head and
     // token) instead of the s^2 terms.
     QTest::newRow("flash, s4096 b2") << 4096 << 2 << 4096 << 32 << 1 << false << "flash"
@@ -94,19 +96,24 @@ void TestMemoryTerms::korthikantiLayer()
     QFETCH(bool, sp);
     QFETCH(QString, attention);
     QFETCH(double, expected);
-    const std::string model = "\"family\":\"gpt2\",\"layers\":4,\"hidden_size\":" +
-                              std::to_string(h) + ",\"attention_heads\":" + std::to_string(a) +
-                              ",\"ffn_hidden_size\":" + std::to_string(4 * h) +
-                              ",\"vocab_size\":50304,\"max_positions\":" + std::to_string(s);
+    const std::string model =
+        "\"family\":\"gpt2\",\"layers\":4,\"hidden_size\":" + std::to_string(h) +
+        ",\"attention_heads\":" + std::to_string(a) +
+        ",\"ffn_hidden_size\":" + std::to_string(4 * h) +
+        ",\"vocab_size\":50304,\"max_positions\":" + std::to_string(s);
     const std::string training = "\"micro_batch_size\":" + std::to_string(b) +
                                  ",\"sequence_length\":" + std::to_string(s) +
                                  ",\"precision\":\"fp16_mixed\",\"dropout\":0.1,\"attention\":\"" +
                                  attention.toStdString() + "\"";
-    const std::string parallel = "\"gpus\":" + std::to_string(t) + ",\"tensor_parallel\":" +
-                                 std::to_string(t) + ",\"sequence_parallel\":" + (sp ? "true" : "false");
-    const Estimate e = estimate(test::parseOrFail(scenarioText(model, training, parallel, "megatron")));
+    const std::string parallel = "\"gpus\":" + std::to_string(t) +
+                                 ",\"tensor_parallel\":" + std::to_string(t) +
+                                 ",\"sequence_parallel\":" + (sp ? "true" : "false");
+    const Estimate e =
+        estimate(test::parseOrFail(scenarioText(model, training, parallel, "megatron")));
     QVERIFY2(test::relativelyClose(perLayerInventory(e), expected, 1e-12),
-             qPrintable(QString("per layer %1, expected %2").arg(perLayerInventory(e), 0, 'f', 0).arg(expected, 0, 'f', 0)));
+             qPrintable(QString("per layer %1, expected %2")
+                            .arg(perLayerInventory(e), 0, 'f', 0)
+                            .arg(expected, 0, 'f', 0)));
 }
 
 void TestMemoryTerms::modelStates_data()
@@ -116,25 +123,52 @@ void TestMemoryTerms::modelStates_data()
     QTest::addColumn<QString>("optimizer");
     QTest::addColumn<int>("gpus");
     QTest::addColumn<int>("zero");
-    QTest::addColumn<double>("weights");     // bytes per parameter, on this GPU
+    QTest::addColumn<double>("weights"); // bytes per parameter, on this GPU
     QTest::addColumn<double>("gradients");
     QTest::addColumn<double>("states");
     QTest::addColumn<double>("master");
     // SPEC §2 recipes: weights / gradients / optimizer states per parameter.
-    QTest::newRow("fp32 AdamW") << "pytorch" << "fp32" << "adamw" << 1 << 0 << 4.0 << 4.0 << 8.0 << 0.0;
-    QTest::newRow("AMP bf16 AdamW") << "pytorch" << "amp_bf16" << "adamw" << 1 << 0 << 4.0 << 4.0 << 8.0 << 0.0;
-    QTest::newRow("pure bf16 AdamW") << "pytorch" << "bf16" << "adamw" << 1 << 0 << 2.0 << 2.0 << 4.0 << 0.0;
-    QTest::newRow("bf16 mixed, DeepSpeed") << "deepspeed" << "bf16_mixed" << "adamw" << 1 << 0 << 2.0 << 2.0 << 8.0 << 4.0;
-    QTest::newRow("bf16 mixed, Megatron main_grad") << "megatron" << "bf16_mixed" << "adamw" << 1 << 0 << 2.0 << 4.0 << 8.0 << 4.0;
+    QTest::newRow("fp32 AdamW") << "pytorch"
+                                << "fp32"
+                                << "adamw" << 1 << 0 << 4.0 << 4.0 << 8.0 << 0.0;
+    QTest::newRow("AMP bf16 AdamW") << "pytorch"
+                                    << "amp_bf16"
+                                    << "adamw" << 1 << 0 << 4.0 << 4.0 << 8.0 << 0.0;
+    QTest::newRow("pure bf16 AdamW") << "pytorch"
+                                     << "bf16"
+                                     << "adamw" << 1 << 0 << 2.0 << 2.0 << 4.0 << 0.0;
+    QTest::newRow("bf16 mixed, DeepSpeed") << "deepspeed"
+                                           << "bf16_mixed"
+                                           << "adamw" << 1 << 0 << 2.0 << 2.0 << 8.0 << 4.0;
+    QTest::newRow("bf16 mixed, Megatron main_grad")
+        << "megatron"
+        << "bf16_mixed"
+        << "adamw" << 1 << 0 << 2.0 << 4.0 << 8.0 << 4.0;
     // Megatron's distributed optimizer: 6 + 12/dp (SPEC §2).
-    QTest::newRow("Megatron distributed optimizer, dp 8") << "megatron" << "bf16_mixed" << "adamw" << 8 << 1 << 2.0 << 4.0 << 1.0 << 0.5;
+    QTest::newRow("Megatron distributed optimizer, dp 8")
+        << "megatron"
+        << "bf16_mixed"
+        << "adamw" << 8 << 1 << 2.0 << 4.0 << 1.0 << 0.5;
     // ZeRO-3 on 64 GPUs divides every state by 64 (Rajbhandari et al. 2020, §5.3: (2+2+12)/Nd).
-    QTest::newRow("ZeRO-3 on 64 GPUs") << "deepspeed" << "bf16_mixed" << "adamw" << 64 << 3 << 2.0 / 64 << 2.0 / 64 << 8.0 / 64 << 4.0 / 64;
-    QTest::newRow("ZeRO-2 on 8 GPUs") << "deepspeed" << "bf16_mixed" << "adamw" << 8 << 2 << 2.0 << 2.0 / 8 << 1.0 << 0.5;
-    QTest::newRow("ZeRO-1 on 4 GPUs") << "deepspeed" << "bf16_mixed" << "adamw" << 4 << 1 << 2.0 << 2.0 << 2.0 << 1.0;
-    QTest::newRow("SGD") << "pytorch" << "fp32" << "sgd" << 1 << 0 << 4.0 << 4.0 << 0.0 << 0.0;
-    QTest::newRow("SGD momentum") << "pytorch" << "fp32" << "sgd_momentum" << 1 << 0 << 4.0 << 4.0 << 4.0 << 0.0;
-    QTest::newRow("Lion, pure bf16") << "pytorch" << "bf16" << "lion" << 1 << 0 << 2.0 << 2.0 << 2.0 << 0.0;
+    QTest::newRow("ZeRO-3 on 64 GPUs")
+        << "deepspeed"
+        << "bf16_mixed"
+        << "adamw" << 64 << 3 << 2.0 / 64 << 2.0 / 64 << 8.0 / 64 << 4.0 / 64;
+    QTest::newRow("ZeRO-2 on 8 GPUs") << "deepspeed"
+                                      << "bf16_mixed"
+                                      << "adamw" << 8 << 2 << 2.0 << 2.0 / 8 << 1.0 << 0.5;
+    QTest::newRow("ZeRO-1 on 4 GPUs") << "deepspeed"
+                                      << "bf16_mixed"
+                                      << "adamw" << 4 << 1 << 2.0 << 2.0 << 2.0 << 1.0;
+    QTest::newRow("SGD") << "pytorch"
+                         << "fp32"
+                         << "sgd" << 1 << 0 << 4.0 << 4.0 << 0.0 << 0.0;
+    QTest::newRow("SGD momentum") << "pytorch"
+                                  << "fp32"
+                                  << "sgd_momentum" << 1 << 0 << 4.0 << 4.0 << 4.0 << 0.0;
+    QTest::newRow("Lion, pure bf16") << "pytorch"
+                                     << "bf16"
+                                     << "lion" << 1 << 0 << 2.0 << 2.0 << 2.0 << 0.0;
 }
 
 void TestMemoryTerms::modelStates()
@@ -151,10 +185,12 @@ void TestMemoryTerms::modelStates()
     const std::string training = "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"" +
                                  precision.toStdString() + "\",\"optimizer\":\"" +
                                  optimizer.toStdString() + "\"";
-    const std::string parallel = "\"gpus\":" + std::to_string(gpus) + ",\"zero_stage\":" + std::to_string(zero);
+    const std::string parallel =
+        "\"gpus\":" + std::to_string(gpus) + ",\"zero_stage\":" + std::to_string(zero);
     const Estimate e = estimate(test::parseOrFail(
         scenarioText("\"preset\":\"llama-2-7b\"", training, parallel, framework.toStdString())));
-    const double gradientBytes = itemBytes(e, "gradients") + itemBytes(e, "main_grad buffer (fp32, persistent)");
+    const double gradientBytes =
+        itemBytes(e, "gradients") + itemBytes(e, "main_grad buffer (fp32, persistent)");
     QVERIFY(test::relativelyClose(itemBytes(e, "weights"), weights * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(gradientBytes, gradients * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(itemBytes(e, "optimizer states"), states * llama2_7b, 1e-12));
@@ -164,16 +200,18 @@ void TestMemoryTerms::modelStates()
 void TestMemoryTerms::kvCacheInference()
 {
     // 2 (K and V) * 32 layers * 4096 tokens * 4096 (32 kv heads * 128) * 2 bytes = 2 GiB.
-    const Estimate e = estimate(test::parseOrFail(scenarioText(
-        "\"preset\":\"llama-2-7b\"",
-        "\"mode\":\"inference\",\"micro_batch_size\":1,\"sequence_length\":4096,\"precision\":\"bf16\"",
-        "\"gpus\":1", "transformers")));
+    const Estimate e =
+        estimate(test::parseOrFail(scenarioText("\"preset\":\"llama-2-7b\"",
+                                                "\"mode\":\"inference\",\"micro_batch_size\":1,"
+                                                "\"sequence_length\":4096,\"precision\":\"bf16\"",
+                                                "\"gpus\":1", "transformers")));
     QCOMPARE(itemBytes(e, "KV cache"), 2.0 * 32 * 4096 * 4096 * 2);
     // GQA keeps kv heads only: Llama-3.1-8B has 8 of 32, a quarter of the cache per layer.
-    const Estimate g = estimate(test::parseOrFail(scenarioText(
-        "\"preset\":\"llama-3.1-8b\"",
-        "\"mode\":\"inference\",\"micro_batch_size\":1,\"sequence_length\":4096,\"precision\":\"bf16\"",
-        "\"gpus\":1", "transformers")));
+    const Estimate g =
+        estimate(test::parseOrFail(scenarioText("\"preset\":\"llama-3.1-8b\"",
+                                                "\"mode\":\"inference\",\"micro_batch_size\":1,"
+                                                "\"sequence_length\":4096,\"precision\":\"bf16\"",
+                                                "\"gpus\":1", "transformers")));
     QCOMPARE(itemBytes(g, "KV cache"), 2.0 * 32 * 4096 * 1024 * 2);
     QCOMPARE(itemBytes(g, "weights"), 8030261248.0 * 2);
 }
@@ -182,15 +220,17 @@ void TestMemoryTerms::logitsAndLoss()
 {
     // transformers' loss path at the start of backward: fp32 logits held by the outputs, the
     // log-softmax and its two gradients: 16 bytes per token and vocabulary entry.
-    const Estimate e = estimate(test::parseOrFail(scenarioText(
-        "\"preset\":\"llama-2-7b\"", "\"micro_batch_size\":2,\"sequence_length\":1024,\"precision\":\"bf16\"",
-        "\"gpus\":1", "transformers")));
+    const Estimate e = estimate(test::parseOrFail(
+        scenarioText("\"preset\":\"llama-2-7b\"",
+                     "\"micro_batch_size\":2,\"sequence_length\":1024,\"precision\":\"bf16\"",
+                     "\"gpus\":1", "transformers")));
     QCOMPARE(itemBytes(e, "cross-entropy backward: log-softmax and logits gradients"),
              16.0 * 2 * 1024 * 32000);
     // Megatron's fused vocab-parallel cross-entropy: 16-bit logits + one fp32 buffer, over t.
-    const Estimate m = estimate(test::parseOrFail(scenarioText(
-        "\"preset\":\"llama-2-7b\"", "\"micro_batch_size\":2,\"sequence_length\":1024,\"precision\":\"bf16_mixed\"",
-        "\"gpus\":4,\"tensor_parallel\":4", "megatron")));
+    const Estimate m = estimate(test::parseOrFail(
+        scenarioText("\"preset\":\"llama-2-7b\"",
+                     "\"micro_batch_size\":2,\"sequence_length\":1024,\"precision\":\"bf16_mixed\"",
+                     "\"gpus\":4,\"tensor_parallel\":4", "megatron")));
     QCOMPARE(itemBytes(m, "cross-entropy backward: log-softmax and logits gradients"),
              6.0 * 2 * 1024 * 32000 / 4);
 }
@@ -215,12 +255,13 @@ void TestMemoryTerms::fullRecomputeKeepsLayerInputs()
 
 void TestMemoryTerms::eagerScoresWarning()
 {
-    const Estimate e = estimate(test::parseOrFail(scenarioText(
-        "\"preset\":\"llama-2-7b\"",
-        "\"micro_batch_size\":1,\"sequence_length\":32768,\"attention\":\"eager\"", "\"gpus\":1",
-        "transformers")));
+    const Estimate e = estimate(test::parseOrFail(
+        scenarioText("\"preset\":\"llama-2-7b\"",
+                     "\"micro_batch_size\":1,\"sequence_length\":32768,\"attention\":\"eager\"",
+                     "\"gpus\":1", "transformers")));
     // fp32 probabilities: 32 heads * 32768^2 * 4 bytes = 128 GiB per layer.
-    QCOMPARE(itemBytes(e, "attention probabilities (softmax output)"), 32.0 * 32 * 32768.0 * 32768 * 4);
+    QCOMPARE(itemBytes(e, "attention probabilities (softmax output)"),
+             32.0 * 32 * 32768.0 * 32768 * 4);
     bool warned = false;
     for (const auto &w : e.warnings)
         warned = warned || w.code == WarningCode::EagerScoresLarge;
@@ -231,16 +272,17 @@ void TestMemoryTerms::eagerScoresWarning()
 void TestMemoryTerms::qloraBaseBytes()
 {
     // QLoRA §3: NF4 codes (0.5 B), 8-bit block constants per 64 weights, fp32 per 256 blocks.
-    const Estimate e = estimate(test::parseOrFail(scenarioText(
-        "\"preset\":\"llama-2-7b\"",
-        "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"bf16\","
-        "\"finetune\":{\"method\":\"qlora\",\"lora_rank\":8}",
-        "\"gpus\":1", "transformers")));
+    const Estimate e = estimate(test::parseOrFail(
+        scenarioText("\"preset\":\"llama-2-7b\"",
+                     "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"bf16\","
+                     "\"finetune\":{\"method\":\"qlora\",\"lora_rank\":8}",
+                     "\"gpus\":1", "transformers")));
     const double linear = 32.0 * (4 * 4096.0 * 4096 + 3 * 4096.0 * 11008);
     QVERIFY(test::relativelyClose(itemBytes(e, "frozen base linear weights (quantised)"),
                                   linear * (0.5 + 1.0 / 64 + 4.0 / 16384), 1e-12));
     // Embeddings, head and norms stay 16-bit.
-    QVERIFY(test::relativelyClose(itemBytes(e, "frozen base weights"), (llama2_7b - linear) * 2, 1e-12));
+    QVERIFY(test::relativelyClose(itemBytes(e, "frozen base weights"), (llama2_7b - linear) * 2,
+                                  1e-12));
 }
 
 QTEST_APPLESS_MAIN(TestMemoryTerms)

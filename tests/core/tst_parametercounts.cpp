@@ -30,7 +30,7 @@ int64_t countFromConfig(const nlohmann::json &config, std::string &error)
     return countParameters(parsed.value->model).total;
 }
 
-}  // namespace
+} // namespace
 
 class TestParameterCounts : public QObject
 {
@@ -53,8 +53,9 @@ void TestParameterCounts::publicConfigs_data()
         nlohmann::json::parse(test::readFile(test::dataPath("hf_configs/param_counts.json")));
     QVERIFY(counts.size() >= 6);
     for (const auto &[name, value] : counts.items())
-        QTest::newRow(name.c_str()) << test::dataPath(QString::fromStdString("hf_configs/" + name + ".json"))
-                                    << qint64(value.get<int64_t>());
+        QTest::newRow(name.c_str())
+            << test::dataPath(QString::fromStdString("hf_configs/" + name + ".json"))
+            << qint64(value.get<int64_t>());
 }
 
 void TestParameterCounts::publicConfigs()
@@ -77,7 +78,8 @@ void TestParameterCounts::presets_data()
         if (!p.officialParameters)
             continue;
         ++withCount;
-        QTest::newRow(p.id.c_str()) << QString::fromStdString(p.id) << qint64(*p.officialParameters);
+        QTest::newRow(p.id.c_str())
+            << QString::fromStdString(p.id) << qint64(*p.officialParameters);
     }
     QVERIFY(withCount >= 20);
 }
@@ -103,7 +105,8 @@ void TestParameterCounts::loraAdapters_data()
     QTest::newRow("llama-2-13b r8 q,v") << "llama-2-13b" << 8 << qint64(6553600);
     QTest::newRow("phi-1.5 r8 q,v") << "phi-1.5" << 8 << qint64(1572864);
     // By hand: 32 layers * 16 * ((4096 + 4096) + (4096 + 1024)).
-    QTest::newRow("llama-3.1-8b r16 q,v (GQA)") << "llama-3.1-8b" << 16 << qint64(32 * 16 * (8192 + 5120));
+    QTest::newRow("llama-3.1-8b r16 q,v (GQA)")
+        << "llama-3.1-8b" << 16 << qint64(32 * 16 * (8192 + 5120));
 }
 
 void TestParameterCounts::loraAdapters()
@@ -115,7 +118,8 @@ void TestParameterCounts::loraAdapters()
         "{\"format\":\"vramplan-scenario\",\"model\":{\"preset\":\"" + preset.toStdString() +
         "\"},\"training\":{\"finetune\":{\"method\":\"lora\",\"lora_rank\":" +
         std::to_string(rank) + ",\"lora_targets\":[\"q_proj\",\"v_proj\"]}}}");
-    QCOMPARE(qint64(loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers), expected);
+    QCOMPARE(qint64(loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers),
+             expected);
 }
 
 QTEST_APPLESS_MAIN(TestParameterCounts)

@@ -71,9 +71,12 @@ std::vector<Run> evaluate(const QString &file, QString &problem)
     return runs;
 }
 
-double relativeError(const Run &r) { return (r.predicted - r.measured) / r.measured; }
+double relativeError(const Run &r)
+{
+    return (r.predicted - r.measured) / r.measured;
+}
 
-}  // namespace
+} // namespace
 
 class TestValidation : public QObject
 {
@@ -93,13 +96,15 @@ void TestValidation::publishedRuns()
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY(runs.size() >= 40);
     std::vector<double> errors;
-    std::printf("%-12s %-9s %-6s %10s %10s %8s\n", "run", "metric", "trust", "measured", "predicted",
-                "error");
+    std::printf("%-12s %-9s %-6s %10s %10s %8s\n", "run", "metric", "trust", "measured",
+                "predicted", "error");
     for (const auto &r : runs) {
         if (r.metric == "oom") {
-            std::printf("%-12s %-9s %-6s %10s %10s %8s\n", r.id.c_str(), "oom", r.reliability.c_str(),
-                        "OOM", r.predictedFits ? "fits" : "OOM", r.predictedFits ? "WRONG" : "ok");
-            QVERIFY2(!r.predictedFits, qPrintable(QString::fromStdString(r.id + " ran out of memory but is predicted to fit")));
+            std::printf("%-12s %-9s %-6s %10s %10s %8s\n", r.id.c_str(), "oom",
+                        r.reliability.c_str(), "OOM", r.predictedFits ? "fits" : "OOM",
+                        r.predictedFits ? "WRONG" : "ok");
+            QVERIFY2(!r.predictedFits, qPrintable(QString::fromStdString(
+                                           r.id + " ran out of memory but is predicted to fit")));
             continue;
         }
         const double err = relativeError(r);
@@ -118,7 +123,8 @@ void TestValidation::publishedRuns()
     std::printf("runs %zu: mean absolute error %.1f%%, median %.1f%%, worst %.1f%%\n", n,
                 mean * 100, median * 100, errors.back() * 100);
     QVERIFY2(mean <= 0.12, qPrintable(QString("mean absolute error %1% > 12%").arg(mean * 100)));
-    QVERIFY2(median <= 0.08, qPrintable(QString("median absolute error %1% > 8%").arg(median * 100)));
+    QVERIFY2(median <= 0.08,
+             qPrintable(QString("median absolute error %1% > 8%").arg(median * 100)));
 }
 
 void TestValidation::largeErrorsAreExplained()
@@ -126,14 +132,15 @@ void TestValidation::largeErrorsAreExplained()
     QString problem;
     const auto runs = evaluate(test::dataPath("measured/shared_published.json"), problem);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    const std::string doc =
-        test::readFile(QStringLiteral(VRAMPLAN_TEST_DATA) + QStringLiteral("/../../docs/accuracy.md"));
+    const std::string doc = test::readFile(QStringLiteral(VRAMPLAN_TEST_DATA) +
+                                           QStringLiteral("/../../docs/accuracy.md"));
     QVERIFY2(!doc.empty(), "docs/accuracy.md is missing");
     for (const auto &r : runs) {
         if (r.metric == "oom" || std::fabs(relativeError(r)) <= 0.25)
             continue;
         QVERIFY2(doc.find(r.id) != std::string::npos,
-                 qPrintable(QString::fromStdString(r.id + " is off by more than 25% and not named in docs/accuracy.md")));
+                 qPrintable(QString::fromStdString(
+                     r.id + " is off by more than 25% and not named in docs/accuracy.md")));
     }
 }
 
@@ -141,8 +148,10 @@ void TestValidation::fixturesInStep_data()
 {
     QTest::addColumn<QString>("copy");
     QTest::addColumn<QString>("original");
-    QTest::newRow("measured") << "measured/shared_published.json" << "validation/measured.json";
-    QTest::newRow("param_counts") << "hf_configs/param_counts.json" << "validation/param_counts.json";
+    QTest::newRow("measured") << "measured/shared_published.json"
+                              << "validation/measured.json";
+    QTest::newRow("param_counts") << "hf_configs/param_counts.json"
+                                  << "validation/param_counts.json";
     for (const char *name : {"gpt2", "llama-2-7b", "meta-llama-3-8b", "mistral-7b-v0.1",
                              "mixtral-8x7b-v0.1", "qwen2.5-0.5b"})
         QTest::newRow(name) << QString("hf_configs/%1.json").arg(name)
