@@ -266,6 +266,9 @@ void TestCli::badScenario_data()
         {"not valid JSON"});
     row("-Infinity is not JSON", gpt2With(R"("training": {"dropout": -Infinity})"),
         {"not valid JSON"});
+    // Known bug: nlohmann's parser stops at a NUL byte, so what follows it is never read.
+    row("NUL byte and garbage after the document",
+        gpt2With(R"("name": "x")") + QByteArray("\0garbage {{{", 12), {"not valid JSON"});
     row("invalid UTF-8 in name", gpt2With("\"name\": \"\xff\xfe\""), {"not valid JSON|name"});
 
     // The header.
@@ -351,6 +354,14 @@ void TestCli::badScenario_data()
         {"nest|training"});
     row("2 MB string for name", gpt2With("\"name\": \"" + QByteArray(2 << 20, 'x') + "\""),
         {"name", "longer than"});
+    // Known bug: the unknown-key error quotes the whole 1 MB key.
+    row("1 MB unknown key", gpt2With("\"" + QByteArray(1 << 20, 'k') + "\": 1"), {"unknown key"});
+    // Known bug: control characters in a key or value reach the terminal raw (ESC, BEL, TAB;
+    // only \n and \r are replaced).
+    row("control characters in an unknown key",
+        gpt2With(R"("training": {"a\u001b[2Jb\u0007c\td": 1})"), {"training.a", "unknown key"});
+    row("control characters in a preset name", scenario(R"("model": {"preset": "x\u001b[31my"})"),
+        {"model.preset"});
     // Known bug: the JSON syntax error echoes the whole 2 MB token ("last read: ...").
     row("2 MB string with a bad escape",
         gpt2With("\"name\": \"" + QByteArray(2 << 20, 'x') + "\\q\""), {"not valid JSON"});
@@ -432,6 +443,11 @@ void TestCli::badScenario()
 
     const CliResult r = runCli(arguments, input);
     VERIFY_RAN(r);
+    // Known bug (reported): scenarioFromText hands the text to nlohmann::json::parse, which
+    // takes a NUL byte for the end of input; the rest of the file is ignored and the scenario
+    // before it accepted (exit 0 with an estimate).
+    QEXPECT_FAIL("NUL byte and garbage after the document",
+                 "core: input after a NUL byte is ignored", Abort);
     COMPARE_EXIT(r, 2);
     QVERIFY2(r.out.isEmpty(), qPrintable("stdout should be empty:\n" + r.describe()));
     QVERIFY2(isOneLine(r.err), qPrintable("stderr should be exactly one line:\n" + r.describe()));
@@ -461,9 +477,22 @@ void TestCli::badScenario()
     // (nlohmann's "last read: '...'" is passed on whole by scenarioFromText).
     QEXPECT_FAIL("2 MB string with a bad escape",
                  "core: JSON syntax errors echo the whole token read so far", Continue);
+    QEXPECT_FAIL("1 MB unknown key", "core: unknown-key errors echo the whole key", Continue);
     QVERIFY2(message.size() < 1024, qPrintable(QStringLiteral("a message of %1 characters: %2...")
                                                    .arg(message.size())
                                                    .arg(message.left(300))));
+
+    // Nothing that a terminal would act on: no control characters but the final newline.
+    // Known bug (reported): keys and values are quoted raw, so an ESC sequence in a key or a
+    // preset name is written to the terminal (JsonReader::finish and the preset lookup).
+    QEXPECT_FAIL("control characters in an unknown key",
+                 "core: control characters of a key are written raw", Continue);
+    QEXPECT_FAIL("control characters in a preset name",
+                 "core: control characters of a preset name are written raw", Continue);
+    const QString line = message.chopped(1);
+    QVERIFY2(std::none_of(line.begin(), line.end(),
+                          [](QChar c) { return c.unicode() < 0x20 || c.unicode() == 0x7f; }),
+             qPrintable("control characters in: " + line.toUtf8().toPercentEncoding(" :'\"(),.")));
 }
 
 // ---------------------------------------------------------------------------------------------

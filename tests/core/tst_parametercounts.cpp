@@ -3,6 +3,7 @@
 
 #include "catalog.h"
 #include "hf_config.h"
+#include "model_scaling.h"
 #include "model_weights.h"
 #include "testhelpers.h"
 
@@ -43,6 +44,8 @@ private slots:
     void presets();
     void loraAdapters_data();
     void loraAdapters();
+    void scaledModels_data();
+    void scaledModels();
 };
 
 void TestParameterCounts::publicConfigs_data()
@@ -120,6 +123,36 @@ void TestParameterCounts::loraAdapters()
         std::to_string(rank) + ",\"lora_targets\":[\"q_proj\",\"v_proj\"]}}}");
     QCOMPARE(qint64(loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers),
              expected);
+}
+
+void TestParameterCounts::scaledModels_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<double>("target");
+    QTest::newRow("llama-2-7b to 13B") << "llama-2-7b" << 13e9;
+    QTest::newRow("llama-2-7b to 1B") << "llama-2-7b" << 1e9;
+    QTest::newRow("llama-3.1-8b to 70B (GQA)") << "llama-3.1-8b" << 70e9;
+    QTest::newRow("gpt2 to 1.5B") << "gpt2" << 1.5e9;
+    QTest::newRow("mixtral-8x7b to 100B") << "mixtral-8x7b" << 100e9;
+}
+
+// The model-size slider: the family's shape scaled to a parameter count, within 5%, with the
+// head width and the query/key-value grouping kept, and a layout the parser accepts.
+void TestParameterCounts::scaledModels()
+{
+    QFETCH(QString, preset);
+    QFETCH(double, target);
+    const Scenario base = test::parseOrFail("{\"format\":\"vramplan-scenario\",\"model\":{\"preset\":\"" +
+                                            preset.toStdString() + "\"}}");
+    const ModelConfig scaled = scaleModel(base.model, target);
+    const double total = double(countParameters(scaled).total);
+    QVERIFY2(std::fabs(total - target) <= 0.05 * target, qPrintable(QString::number(total)));
+    QCOMPARE(scaled.headDim, base.model.headDim);
+    QCOMPARE(scaled.attentionHeads / scaled.kvHeads, base.model.attentionHeads / base.model.kvHeads);
+    QCOMPARE(scaled.family, base.model.family);
+    Scenario s = base;
+    s.model = scaled;
+    QCOMPARE(checkScenario(s), std::string());
 }
 
 QTEST_APPLESS_MAIN(TestParameterCounts)

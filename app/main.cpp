@@ -1,0 +1,84 @@
+// vramplan: the planner window. `vramplan [SCENARIO] [--screenshot FILE.png]`.
+
+#include "catalog.h"
+#include "mainwindow.h"
+#include "scenario_json.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFile>
+#include <QMessageBox>
+
+#include <cstdio>
+
+namespace {
+
+vramplan::Scenario defaultScenario()
+{
+    auto parsed = vramplan::scenarioFromText(vramplan::Catalog::builtin().defaultScenarioText());
+    return parsed ? *parsed.value : vramplan::Scenario{};
+}
+
+// The scenario in a file, or the reason it cannot be used ("FILE: field: problem").
+vramplan::Parsed<vramplan::Scenario> loadScenario(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return vramplan::Parsed<vramplan::Scenario>::fail(
+            (path + QStringLiteral(": ") + file.errorString()).toStdString());
+    auto parsed = vramplan::scenarioFromText(file.read(64 << 20).toStdString());
+    if (!parsed)
+        parsed.error = path.toStdString() + ": " + parsed.error;
+    return parsed;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("vramplan"));
+    QApplication::setOrganizationName(QStringLiteral("vramplan"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("GPU memory planner for training runs"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A *.vramplan.json file to open"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the window at 1280x800 into FILE.png and exit"),
+                                        QStringLiteral("FILE.png"));
+    parser.addOption(screenshot);
+    parser.process(app);
+
+    vramplan::Scenario scenario = defaultScenario();
+    const QStringList files = parser.positionalArguments();
+    QString problem;
+    if (!files.isEmpty()) {
+        auto parsed = loadScenario(files.first());
+        if (parsed)
+            scenario = *parsed.value;
+        else
+            problem = QString::fromStdString(parsed.error);
+    }
+    if (!problem.isEmpty() && parser.isSet(screenshot)) {
+        std::fprintf(stderr, "%s\n", qPrintable(problem));
+        return 2;
+    }
+
+    vramplan::ui::MainWindow window;
+    window.setScenario(scenario);
+    if (parser.isSet(screenshot)) {
+        const QString out = parser.value(screenshot);
+        if (!window.saveScreenshot(out)) {
+            std::fprintf(stderr, "%s: could not write the screenshot\n", qPrintable(out));
+            return 1;
+        }
+        return 0;
+    }
+    window.show();
+    if (!problem.isEmpty())
+        QMessageBox::warning(&window, QObject::tr("Cannot open the scenario"), problem);
+    return app.exec();
+}

@@ -1,0 +1,86 @@
+// The UI update path, offscreen at 1280x800 (QT_QPA_PLATFORM=offscreen): a control change
+// through re-estimate to every chart re-plotted; building and painting the window; idle RSS.
+// Timing stays out of the pass/fail tests: run with `cmake --build build --target bench`.
+
+#include "breakdownchart.h"
+#include "catalog.h"
+#include "controlspanel.h"
+#include "curvechart.h"
+#include "logslider.h"
+#include "mainwindow.h"
+#include "scenario_json.h"
+#include "timelinechart.h"
+
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <qcustomplot.h>
+
+#include <benchmark/benchmark.h>
+
+using namespace vramplan;
+
+namespace {
+
+Scenario defaultScenario() { return *scenarioFromText(Catalog::builtin().defaultScenarioText()).value; }
+
+void replotAll(ui::MainWindow &w)
+{
+    for (QCustomPlot *plot : w.findChildren<QCustomPlot *>())
+        if (plot->isVisible())
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+double residentMiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    return 0;
+}
+
+void BM_ControlChangeToReplot(benchmark::State &state)
+{
+    ui::MainWindow w;
+    w.setScenario(defaultScenario());
+    w.resize(1280, 800);
+    w.show();
+    QApplication::processEvents();
+    QDoubleSpinBox *batch = w.controls()->microBatch()->spinBox();
+    int b = 1;
+    for (auto _ : state) {
+        b = b == 1 ? 2 : 1;
+        batch->setValue(b);  // edit -> estimate and curves -> every chart's data
+        replotAll(w);        // -> every visible chart drawn
+    }
+    state.counters["idle_rss_MiB"] = residentMiB();
+}
+BENCHMARK(BM_ControlChangeToReplot)->Unit(benchmark::kMillisecond);
+
+void BM_WindowToFirstPaint(benchmark::State &state)
+{
+    for (auto _ : state) {
+        ui::MainWindow w;
+        w.setScenario(defaultScenario());
+        w.resize(1280, 800);
+        w.show();
+        QApplication::processEvents();
+        benchmark::DoNotOptimize(w.grab());
+    }
+}
+BENCHMARK(BM_WindowToFirstPaint)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,67 @@
+#pragma once
+// What one GPU holds at the peak of a training step: one stacked bar of the seven components
+// against the GPU's capacity, the headroom or overflow, and the three numbers a user can measure
+// (allocated, reserved, device). Hovering a segment lists the tensors behind it.
+
+#include "componentstyle.h"
+#include "estimate.h"
+
+#include <QWidget>
+
+#include <array>
+
+class QCPBars;
+class QCPItemLine;
+class QCPItemRect;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCustomPlot;
+class QMouseEvent;
+
+namespace vramplan::ui {
+
+class BreakdownChart : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit BreakdownChart(QWidget *parent = nullptr);
+
+    // Cheap enough to call on every slider step: the plottables are reused and the redraw is
+    // queued, so several calls within one event-loop pass paint once.
+    void setEstimate(const vramplan::Estimate &e, Unit unit);
+
+    // What is drawn, in the unit of the last setEstimate (for tests).
+    double barValue(vramplan::Component c) const;
+    double capacityValue() const;
+    QCustomPlot *plot() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void applyFonts();
+    void updateToolTip(QMouseEvent *event);
+    QString toolTipText(vramplan::Component c) const;
+
+    QCustomPlot *m_plot;
+    std::array<QCPBars *, vramplan::componentCount> m_bars{};
+    QCPItemStraightLine *m_capacityLine;
+    QCPItemText *m_capacityLabel;
+    QCPItemText *m_totalLabel;
+    QCPItemLine *m_gapLine; // spans total..capacity: the headroom or the overflow
+    QCPItemText *m_gapLabel;
+    // The measured numbers: names and values in two columns, one box around both.
+    QCPItemRect *m_measuredBox;
+    QCPItemText *m_measuredNames;
+    QCPItemText *m_measuredValues;
+
+    // A copy for the tooltips, which list the items of the estimate drawn last.
+    vramplan::Estimate m_estimate;
+    Unit m_unit = Unit::GiB;
+    std::array<double, vramplan::componentCount> m_values{};
+    double m_capacity = 0;
+    int m_hovered = -1; // the component under the cursor, -1 for none
+};
+
+} // namespace vramplan::ui

@@ -1,0 +1,62 @@
+#pragma once
+// The planner: controls on the left, charts on the right, the verdict in the status bar.
+// Holds one PlanController (the scenario and what is drawn from it).
+
+#include "componentstyle.h"
+#include "scenario.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QTabWidget;
+
+namespace vramplan::ui {
+
+class BreakdownChart;
+class ControlsPanel;
+class CurveChart;
+class PlanController;
+class TimelineChart;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+
+    void setScenario(const Scenario &scenario);
+    const Scenario &scenario() const;
+    Unit unit() const { return m_unit; }
+    void setUnit(Unit unit);
+
+    // Renders the window at the given size into a PNG (works offscreen); false on failure.
+    bool saveScreenshot(const QString &path, QSize size = QSize(1280, 800));
+
+    ControlsPanel *controls() const { return m_controls; }
+    BreakdownChart *breakdownChart() const { return m_breakdown; }
+    CurveChart *batchChart() const { return m_batchCurve; }
+    CurveChart *sequenceChart() const { return m_sequenceCurve; }
+    CurveChart *gpuChart() const { return m_gpuCurve; }
+    TimelineChart *timelineChart() const { return m_timeline; }
+    PlanController *controller() const { return m_controller; }
+    QString statusText() const;  // what the status bar says, for tests
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildMenus();
+    void redraw();
+
+    PlanController *m_controller;
+    ControlsPanel *m_controls;
+    BreakdownChart *m_breakdown;
+    CurveChart *m_batchCurve, *m_sequenceCurve, *m_gpuCurve;
+    TimelineChart *m_timeline;
+    QTabWidget *m_curveTabs;
+    QLabel *m_peakLabel, *m_fitLabel, *m_phaseLabel, *m_paramsLabel;
+    Unit m_unit = Unit::GiB;
+};
+
+}  // namespace vramplan::ui

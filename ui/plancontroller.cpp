@@ -1,0 +1,99 @@
+#include "plancontroller.h"
+
+#include "numeric_fields.h"
+#include "scenario_json.h"
+#include "solvers.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vramplan::ui {
+
+std::vector<double> logSamples(double from, double to, double current)
+{
+    std::vector<double> out;
+    for (double octave = std::floor(std::log2(std::max(1.0, from))); std::exp2(octave) <= to;
+         octave += 1) {
+        for (double step : {0.0, 0.25, 0.5, 0.75}) {
+            const double v = std::round(std::exp2(octave + step));
+            if (v >= from && v <= to && (out.empty() || v > out.back()))
+                out.push_back(v);
+        }
+    }
+    if (current >= from && current <= to)
+        out.push_back(std::round(current));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+namespace {
+
+// Memory at each sample of one numeric field; invalid points are kept as gaps.
+void sweep(CurveData &curve, const Scenario &base, const NumericField &field)
+{
+    curve.components.assign(curve.x.size(), {});
+    curve.valid.assign(curve.x.size(), false);
+    Scenario s = base;
+    for (size_t i = 0; i < curve.x.size(); ++i) {
+        s = base;
+        if (!setNumericField(s, field, curve.x[i]).empty())
+            continue;
+        const Estimate e = vramplan::estimate(s);
+        curve.components[i] = e.perGpu;
+        curve.valid[i] = true;
+    }
+    curve.capacityBytes = std::max(0.0, base.gpu.memoryGiB) * 1073741824.0;
+}
+
+}  // namespace
+
+PlanController::PlanController(QObject *parent) : QObject(parent) {}
+
+void PlanController::setScenario(const Scenario &scenario)
+{
+    m_scenario = scenario;
+    recompute();
+    emit updated();
+}
+
+void PlanController::recompute()
+{
+    const Scenario &s = m_scenario;
+    m_estimate = vramplan::estimate(s);
+
+    const double batch = double(s.training.microBatchSize);
+    const int64_t bestBatch = maxMicroBatchSize(s);
+    m_batch.title = tr("Memory vs micro-batch");
+    m_batch.xLabel = tr("Micro-batch size");
+    m_batch.x = logSamples(1, std::clamp(std::max({256.0, 2 * batch, 1.5 * double(bestBatch)}), 1.0, 65536.0), batch);
+    m_batch.current = batch;
+    m_batch.largestFitting = bestBatch > 0 ? double(bestBatch) : -1;
+    sweep(m_batch, s, *findNumericField("training.micro_batch_size"));
+
+    const double seq = double(s.training.sequenceLength);
+    const int64_t bestSeq = maxSequenceLength(s, 128);
+    m_sequence.title = tr("Memory vs sequence length");
+    m_sequence.xLabel = tr("Sequence length (tokens)");
+    m_sequence.x = logSamples(128, std::clamp(std::max({32768.0, 2 * seq, 1.5 * double(bestSeq)}), 128.0, 4194304.0), seq);
+    m_sequence.current = seq;
+    m_sequence.largestFitting = bestSeq > 0 ? double(bestSeq) : -1;
+    sweep(m_sequence, s, *findNumericField("training.sequence_length"));
+
+    // GPU counts step in whole model-parallel groups.
+    const auto &p = s.parallelism;
+    const double unit = double(p.tensorParallel * p.pipelineParallel * p.contextParallel *
+                               std::max<int64_t>(1, p.expertParallel));
+    const double gpus = double(p.gpus);
+    const int64_t fewest = minGpuCount(s);
+    m_gpus.title = tr("Memory vs GPU count");
+    m_gpus.xLabel = tr("GPUs");
+    m_gpus.x.clear();
+    for (double g : logSamples(1, std::max({64.0, 2 * gpus / unit, 2 * double(fewest) / unit}), gpus / unit))
+        m_gpus.x.push_back(g * unit);
+    m_gpus.current = gpus;
+    m_gpus.largestFitting = fewest > 0 ? double(fewest) : -1;
+    sweep(m_gpus, s, *findNumericField("parallelism.gpus"));
+}
+
+}  // namespace vramplan::ui

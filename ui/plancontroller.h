@@ -1,0 +1,46 @@
+#pragma once
+// Holds the scenario being planned and everything drawn from it: the estimate and the three
+// curves (memory against micro-batch, sequence length and GPU count). The only place in the UI
+// that calls the estimator; widgets edit the scenario through it and draw what it publishes.
+
+#include "curvechart.h"
+#include "estimate.h"
+#include "scenario.h"
+
+#include <QObject>
+
+namespace vramplan::ui {
+
+class PlanController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit PlanController(QObject *parent = nullptr);
+
+    const Scenario &scenario() const { return m_scenario; }
+    const Estimate &estimate() const { return m_estimate; }
+    const CurveData &batchCurve() const { return m_batch; }
+    const CurveData &sequenceCurve() const { return m_sequence; }
+    const CurveData &gpuCurve() const { return m_gpus; }
+
+    // Replaces the scenario, re-estimates and emits updated(). The scenario must be valid
+    // (checkScenario() empty): editors check before they hand it over.
+    void setScenario(const Scenario &scenario);
+
+signals:
+    void updated();
+
+private:
+    void recompute();
+
+    Scenario m_scenario;
+    Estimate m_estimate;
+    CurveData m_batch, m_sequence, m_gpus;
+};
+
+// The sample points of a log-scaled curve: every power of two and three points between each,
+// from `from` to `to`, rounded to whole numbers, plus `current`.
+std::vector<double> logSamples(double from, double to, double current);
+
+}  // namespace vramplan::ui

@@ -1,0 +1,27 @@
+#include "settings.h"
+
+#include <QSettings>
+
+namespace vramplan::ui {
+
+namespace {
+const char *keyGeometry = "window/geometry";
+const char *keyState = "window/state";
+const char *keyUnit = "view/unit";
+}  // namespace
+
+QByteArray Settings::windowGeometry() { return QSettings().value(keyGeometry).toByteArray(); }
+void Settings::setWindowGeometry(const QByteArray &g) { QSettings().setValue(keyGeometry, g); }
+QByteArray Settings::windowState() { return QSettings().value(keyState).toByteArray(); }
+void Settings::setWindowState(const QByteArray &s) { QSettings().setValue(keyState, s); }
+
+Unit Settings::unit()
+{
+    return QSettings().value(keyUnit, QStringLiteral("GiB")).toString() == QStringLiteral("GB")
+               ? Unit::GB
+               : Unit::GiB;
+}
+
+void Settings::setUnit(Unit unit) { QSettings().setValue(keyUnit, unitName(unit)); }
+
+}  // namespace vramplan::ui

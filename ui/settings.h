@@ -1,0 +1,22 @@
+#pragma once
+// UI state kept between runs (QSettings), through typed accessors in one place: window
+// geometry and the size unit. Scenarios live in files, never here.
+
+#include "componentstyle.h"
+
+#include <QByteArray>
+
+namespace vramplan::ui {
+
+class Settings
+{
+public:
+    static QByteArray windowGeometry();
+    static void setWindowGeometry(const QByteArray &geometry);
+    static QByteArray windowState();
+    static void setWindowState(const QByteArray &state);
+    static Unit unit();
+    static void setUnit(Unit unit);
+};
+
+}  // namespace vramplan::ui
