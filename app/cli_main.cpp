@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -40,11 +41,8 @@ const char *usage =
 
 [[noreturn]] void fail(const std::string &where, const std::string &problem)
 {
-    std::string line = where.empty() ? problem : where + ": " + problem;
-    for (char &ch : line)
-        if (ch == '\n' || ch == '\r')
-            ch = ' ';
-    std::cerr << line << '\n';
+    // One printable line, whatever the file held.
+    std::cerr << printableLine(where.empty() ? problem : where + ": " + problem, 1000) << '\n';
     std::exit(exitBadInput);
 }
 
@@ -54,6 +52,9 @@ std::string readInput(const std::string &path)
     if (path == "-") {
         text.assign(std::istreambuf_iterator<char>(std::cin), {});
     } else {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec))
+            fail(path, "is a directory, not a scenario file");
         std::ifstream in(path, std::ios::binary);
         if (!in)
             fail(path, "cannot be opened");
@@ -152,16 +153,18 @@ int commandEstimate(const Options &o)
 int commandParams(const Options &o)
 {
     const std::string path = oneFile(o, "params");
-    nlohmann::json config = nlohmann::json::parse(readInput(path), nullptr, false);
-    if (config.is_discarded())
-        fail(path, "not valid JSON");
+    const std::string name = path == "-" ? "<stdin>" : path;
+    auto parsedJson = jsonFromText(readInput(path));
+    if (!parsedJson)
+        fail(name, parsedJson.error);
+    const nlohmann::json &config = *parsedJson.value;
     auto fields = modelFieldsFromHfConfig(config, "config");
     if (!fields)
-        fail(path, fields.error);
+        fail(name, fields.error);
     nlohmann::json scenario = {{"format", "vramplan-scenario"}, {"model", *fields.value}};
     auto parsed = scenarioFromJson(scenario);
     if (!parsed)
-        fail(path, parsed.error);
+        fail(name, parsed.error);
     const auto &m = parsed.value->model;
     const ParameterCounts c = countParameters(m);
     nlohmann::json out = {{"total", c.total},

@@ -32,7 +32,7 @@ vramplan::Parsed<vramplan::Scenario> loadScenario(const QString &path)
     return parsed;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -45,10 +45,12 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("GPU memory planner for training runs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A *.vramplan.json file to open"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the window at 1280x800 into FILE.png and exit"),
-                                        QStringLiteral("FILE.png"));
+    parser.addPositionalArgument(QStringLiteral("scenario"),
+                                 QStringLiteral("A *.vramplan.json file to open"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the window at 1280x800 into FILE.png and exit"),
+        QStringLiteral("FILE.png"));
     parser.addOption(screenshot);
     parser.process(app);
 

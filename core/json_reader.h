@@ -154,9 +154,18 @@ public:
 
     bool fail(const std::string &where, const std::string &problem)
     {
+        // A key may be anything a file holds: keep it short and printable in the message.
         if (m_error.empty())
-            m_error = where + ": " + problem;
+            m_error = printable(where.size() > 120 ? where.substr(0, 117) + "..." : where) + ": " +
+                      printable(problem);
         return false;
+    }
+    static std::string printable(std::string text)
+    {
+        for (char &ch : text)
+            if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+                ch = '?';
+        return text.size() > 400 ? text.substr(0, 400) + "... (cut)" : text;
     }
 
     static std::string describe(const nlohmann::json &v)

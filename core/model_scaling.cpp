@@ -14,22 +14,26 @@ ModelConfig scaled(const ModelConfig &base, double k)
     const int64_t headDim = std::max<int64_t>(1, base.headDim);
     // Width moves in whole heads; depth and FFN follow the same factor.
     const int64_t heads = std::max<int64_t>(1, std::llround(double(base.attentionHeads) * k));
-    const int64_t group = std::max<int64_t>(1, base.attentionHeads / std::max<int64_t>(1, base.kvHeads));
+    const int64_t group =
+        std::max<int64_t>(1, base.attentionHeads / std::max<int64_t>(1, base.kvHeads));
     m.attentionHeads = std::max<int64_t>(group, heads / group * group);
     m.kvHeads = std::max<int64_t>(1, m.attentionHeads / group);
     m.headDim = headDim;
-    m.hiddenSize = std::max<int64_t>(1, base.hiddenSize * m.attentionHeads / std::max<int64_t>(1, base.attentionHeads));
+    m.hiddenSize = std::max<int64_t>(1, base.hiddenSize * m.attentionHeads /
+                                            std::max<int64_t>(1, base.attentionHeads));
     m.layers = std::clamp<int64_t>(std::llround(double(base.layers) * k), 1, 2048);
     const double widthRatio = double(m.hiddenSize) / double(std::max<int64_t>(1, base.hiddenSize));
-    m.ffnHiddenSize = std::clamp<int64_t>(std::llround(double(base.ffnHiddenSize) * widthRatio / 64) * 64, 64, int64_t(1) << 20);
+    m.ffnHiddenSize = std::clamp<int64_t>(
+        std::llround(double(base.ffnHiddenSize) * widthRatio / 64) * 64, 64, int64_t(1) << 20);
     if (m.isMoe() && base.moe.expertFfnHiddenSize > 0)
         m.moe.expertFfnHiddenSize = std::clamp<int64_t>(
-            std::llround(double(base.moe.expertFfnHiddenSize) * widthRatio / 64) * 64, 64, int64_t(1) << 20);
+            std::llround(double(base.moe.expertFfnHiddenSize) * widthRatio / 64) * 64, 64,
+            int64_t(1) << 20);
     m.preset.clear();
     return m;
 }
 
-}  // namespace
+} // namespace
 
 ModelConfig scaleModel(const ModelConfig &base, double target)
 {
@@ -64,4 +68,4 @@ ModelConfig scaleModel(const ModelConfig &base, double target)
     return best;
 }
 
-}  // namespace vramplan
+} // namespace vramplan

@@ -12,4 +12,4 @@ namespace vramplan {
 
 ModelConfig scaleModel(const ModelConfig &base, double targetParameters);
 
-}  // namespace vramplan
+} // namespace vramplan

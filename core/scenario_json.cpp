@@ -47,7 +47,7 @@ Parsed<json> mergedModelFields(const json &model)
         const auto id = model["preset"].get<std::string>();
         const auto *preset = Catalog::builtin().preset(id);
         if (!preset)
-            return Parsed<json>::fail("model.preset: unknown preset '" + id.substr(0, 64) +
+            return Parsed<json>::fail("model.preset: unknown preset '" + printableLine(id, 64) +
                                       "' (known: " + Catalog::builtin().presetIds() + ")");
         auto fields = modelFieldsFromHfConfig(preset->hfConfig, "resources/models/" + id);
         if (!fields)
@@ -358,7 +358,7 @@ Parsed<Scenario> scenarioFromJson(const json &document)
     }
     if (format != "vramplan-scenario")
         return Parsed<Scenario>::fail("format: expected \"vramplan-scenario\", got \"" +
-                                      format.substr(0, 40) + "\"");
+                                      printableLine(format, 40) + "\"");
     int64_t version = scenarioFormatVersion;
     if (top.has("version") && top.integer("version", version, 1, int64_t(1) << 30) &&
         version > scenarioFormatVersion)
@@ -382,28 +382,87 @@ Parsed<Scenario> scenarioFromJson(const json &document)
     return Parsed<Scenario>::ok(std::move(s));
 }
 
-Parsed<Scenario> scenarioFromText(std::string_view text)
+namespace {
+
+// " at line L, column C" of the first number whose value overflows a double, or "".
+std::string overflowPosition(std::string_view text)
+{
+    size_t line = 1, lineStart = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+            continue;
+        }
+        const bool startsNumber =
+            (text[i] == '-' || std::isdigit(static_cast<unsigned char>(text[i]))) &&
+            (i == 0 || std::string_view(" \t\r\n:[,").find(text[i - 1]) != std::string_view::npos);
+        if (!startsNumber)
+            continue;
+        const std::string token(text.substr(i, 400));
+        char *end = nullptr;
+        const double v = std::strtod(token.c_str(), &end);
+        if (end != token.c_str() && !std::isfinite(v))
+            return " at line " + std::to_string(line) + ", column " +
+                   std::to_string(i - lineStart + 1);
+    }
+    return {};
+}
+
+} // namespace
+
+std::string printableLine(std::string text, size_t limit)
+{
+    for (char &ch : text)
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+            ch = '?';
+    if (text.size() > limit)
+        text = text.substr(0, limit) + "... (cut)";
+    return text;
+}
+
+Parsed<json> jsonFromText(std::string_view text)
 {
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return Parsed<Scenario>::fail("the file is empty (expected a JSON scenario)");
-    json document;
+        return Parsed<json>::fail("the file is empty (expected JSON)");
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+        return Parsed<json>::fail("not valid JSON: a NUL byte at offset " + std::to_string(nul) +
+                                  " (not a text file?)");
     try {
-        // Depth is bounded by the parser's own recursion; a callback rejects absurd nesting
-        // before it can exhaust the stack.
-        document = json::parse(text, [](int depth, json::parse_event_t, json &) {
+        // A callback rejects absurd nesting before it can exhaust the stack.
+        return Parsed<json>::ok(json::parse(text, [](int depth, json::parse_event_t, json &) {
             if (depth > 64)
                 throw std::runtime_error("nesting deeper than 64 levels");
             return true;
-        });
+        }));
     } catch (const json::parse_error &e) {
         std::string what = e.what();
-        const auto pos = what.find("parse error");
-        return Parsed<Scenario>::fail("not valid JSON: " +
-                                      (pos == std::string::npos ? what : what.substr(pos)));
+        // Drop nlohmann's prefix and cut its echo of the token read so far.
+        if (const auto pos = what.find("parse error"); pos != std::string::npos)
+            what = what.substr(pos);
+        if (const auto echo = what.find("; last read: '");
+            echo != std::string::npos && what.size() - echo > 60)
+            what = what.substr(0, echo + 50) + "...'";
+        return Parsed<json>::fail(printableLine("not valid JSON: " + what));
+    } catch (const json::out_of_range &) {
+        // A number beyond double's range; nlohmann names no position for it, so find it.
+        return Parsed<json>::fail("not valid JSON: a number too large for a double" +
+                                  overflowPosition(text));
     } catch (const std::exception &e) {
-        return Parsed<Scenario>::fail(std::string("not a usable JSON document: ") + e.what());
+        return Parsed<json>::fail(
+            printableLine(std::string("not a usable JSON document: ") + e.what()));
     }
-    return scenarioFromJson(document);
+}
+
+Parsed<Scenario> scenarioFromText(std::string_view text)
+{
+    auto document = jsonFromText(text);
+    if (!document) {
+        if (document.error.rfind("the file is empty", 0) == 0)
+            return Parsed<Scenario>::fail("the file is empty (expected a JSON scenario)");
+        return Parsed<Scenario>::fail(document.error);
+    }
+    return scenarioFromJson(*document.value);
 }
 
 json scenarioToJson(const Scenario &s)

@@ -21,6 +21,15 @@ Parsed<Scenario> scenarioFromJson(const nlohmann::json &document);
 // Parses text; errors from the JSON syntax name the line and column.
 Parsed<Scenario> scenarioFromText(std::string_view text);
 
+// Parses JSON text for any reader of ours: syntax errors name the line and column, a NUL byte
+// or a number beyond double's range is an error, nesting is bounded, and the message is one
+// short printable line.
+Parsed<nlohmann::json> jsonFromText(std::string_view text);
+
+// Makes a message fit one terminal line: control characters become '?', and it is cut to
+// `limit` characters (the input must not be echoed whole).
+std::string printableLine(std::string text, size_t limit = 400);
+
 // The scenario with every field spelled out (presets resolved to their numbers, but the
 // preset names kept so a reader sees where they came from).
 nlohmann::json scenarioToJson(const Scenario &scenario);

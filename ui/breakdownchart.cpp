@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QEvent>
+#include <QResizeEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -16,9 +17,9 @@ namespace {
 
 constexpr double barKey = 1.0;
 constexpr double barWidth = 0.8;
-// The bar sits left of centre: the right side carries the headroom and the measured numbers.
+// The bar sits left of centre: the right side carries the headroom or the overflow.
 constexpr double keyLower = 0.3;
-constexpr double keyUpper = 2.9;
+constexpr double keyUpper = 2.4;
 constexpr double gapKey = barKey + barWidth / 2 + 0.12;
 constexpr int toolTipItems = 10; // plus a heading and a "more" line: about 12 lines
 constexpr int maxFormulaLength = 48;
@@ -65,17 +66,39 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_plot->setAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeLegendItems);
     m_plot->setMouseTracking(true); // hover tooltips without a pressed button
 
-    // The legend goes right of the plot, top-aligned, so it never covers the bar or the labels.
-    auto *side = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(0, 1, side);
-    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    // The legend and the measured numbers live outside the plot, so they never cover the bar or
+    // its labels; arrange() puts them beside or below it.
+    // A layout grid learns its plot when it joins the plot's layout: add each before filling it.
+    m_side = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 1, m_side);
+    m_spacer = new QCPLayoutElement(m_plot);
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    side->addElement(0, 0, m_plot->legend);
-    side->addElement(1, 0, new QCPLayoutElement(m_plot));
-    side->setRowStretchFactor(0, 0.001);
     m_plot->legend->setVisible(true);
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setBrush(Qt::NoBrush);
+    m_measured = new QCPLayoutGrid;
+    m_side->addElement(2, 0, m_measured);
+    m_measured->setMargins(QMargins(6, 0, 6, 4));
+    m_measured->setColumnSpacing(10);
+    // The three numbers a run reports: what the allocator handed out, what its cache holds, and
+    // what nvidia-smi shows (the cache plus the CUDA context, NCCL and memory outside PyTorch).
+    m_measuredHeading = new QCPTextElement(m_plot, QStringLiteral("Peak as measured"));
+    m_measuredNames = new QCPTextElement(m_plot, QStringLiteral("allocated\nreserved\ndevice"));
+    m_measuredValues = new QCPTextElement(m_plot);
+    m_measuredHeading->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    m_measuredNames->setTextFlags(Qt::AlignLeft | Qt::AlignTop);
+    m_measuredValues->setTextFlags(Qt::AlignRight | Qt::AlignTop);
+    m_measuredHeading->setTextColor(QColor(0x61, 0x61, 0x61));
+    for (QCPTextElement *text : {m_measuredNames, m_measuredValues})
+        text->setMargins(QMargins(0, 1, 0, 1));
+    m_measuredHeading->setMargins(QMargins(6, 8, 6, 1));
+    m_side->addElement(1, 0, m_measuredHeading);
+    m_measured->addElement(0, 0, m_measuredNames);
+    m_measured->addElement(0, 1, m_measuredValues);
+    // A third, empty column takes the spare width, keeping the values next to their names.
+    m_measured->expandTo(1, 3);
+    m_measured->setColumnStretchFactor(0, 0.001);
+    m_measured->setColumnStretchFactor(1, 0.001);
 
     QCPAxis *x = m_plot->xAxis;
     QCPAxis *y = m_plot->yAxis;
@@ -136,36 +159,13 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_gapLine->setTail(QCPLineEnding(QCPLineEnding::esBar, 8));
     m_gapLabel = new QCPItemText(m_plot);
     m_gapLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_gapLabel->setTextAlignment(Qt::AlignLeft);
     m_gapLabel->setPadding(QMargins(4, 1, 2, 1));
-
-    m_measuredBox = new QCPItemRect(m_plot);
-    m_measuredBox->setPen(QPen(QColor(0xbd, 0xbd, 0xbd), 0));
-    m_measuredBox->setBrush(QColor(255, 255, 255, 230));
-    m_measuredValues = new QCPItemText(m_plot);
-    m_measuredValues->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_measuredValues->position->setCoords(0.97, 0.96);
-    m_measuredValues->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    m_measuredValues->setTextAlignment(Qt::AlignRight);
-    m_measuredNames = new QCPItemText(m_plot);
-    // Anchored positions count in pixels from their anchor.
-    m_measuredNames->position->setType(QCPItemPosition::ptAbsolute);
-    m_measuredNames->position->setParentAnchor(m_measuredValues->topLeft);
-    m_measuredNames->position->setCoords(0, 0);
-    m_measuredNames->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    m_measuredNames->setTextAlignment(Qt::AlignLeft);
-    m_measuredNames->setPadding(QMargins(6, 4, 8, 0));
-    m_measuredNames->setText(QStringLiteral("allocated\nreserved\ndevice"));
-    m_measuredValues->setPadding(QMargins(0, 4, 6, 4));
-    m_measuredBox->topLeft->setType(QCPItemPosition::ptAbsolute);
-    m_measuredBox->topLeft->setParentAnchor(m_measuredNames->topLeft);
-    m_measuredBox->topLeft->setCoords(0, 0);
-    m_measuredBox->bottomRight->setType(QCPItemPosition::ptAbsolute);
-    m_measuredBox->bottomRight->setParentAnchor(m_measuredValues->bottomRight);
-    m_measuredBox->bottomRight->setCoords(0, 0);
 
     for (int i = 0; i < m_plot->itemCount(); ++i)
         m_plot->item(i)->setSelectable(false);
 
+    arrange(false);
     applyFonts();
     connect(m_plot, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent *event) { updateToolTip(event); });
@@ -194,8 +194,10 @@ void BreakdownChart::setEstimate(const Estimate &e, Unit unit)
 
     auto *ticker = static_cast<QCPAxisTickerText *>(m_plot->xAxis->ticker().data());
     ticker->clear();
+    // Two lines: one would be wider than a narrow plot, and QCustomPlot drops a tick label that
+    // does not fit rather than clip it.
     ticker->addTick(barKey,
-                    QStringLiteral("at the peak: %1").arg(fromView(phaseLabel(e.peak.phase))));
+                    QStringLiteral("at the peak:\n%1").arg(fromView(phaseLabel(e.peak.phase))));
 
     const bool hasCapacity = m_capacity > 0;
     m_capacityLine->setVisible(hasCapacity);
@@ -223,17 +225,80 @@ void BreakdownChart::setEstimate(const Estimate &e, Unit unit)
     m_gapLine->setPen(QPen(gapColor, 1.5));
     m_gapLabel->setColor(gapColor);
     const double gapBytes = std::abs(totalBytes - sanitized(e.capacityBytes));
-    m_gapLabel->setText(overflow
-                            ? QStringLiteral("over by %1").arg(formatSize(gapBytes, unit, 1))
-                            : QStringLiteral("headroom %1").arg(formatSize(gapBytes, unit, 1)));
+    m_gapText = overflow ? QStringLiteral("over by %1").arg(formatSize(gapBytes, unit, 1))
+                         : QStringLiteral("headroom %1").arg(formatSize(gapBytes, unit, 1));
+    updateGapLabel();
 
-    // The three numbers a run reports: what the allocator handed out, what its cache holds, and
-    // what nvidia-smi shows (the cache plus the CUDA context, NCCL and memory outside PyTorch).
     m_measuredValues->setText(QStringLiteral("%1\n%2\n%3")
                                   .arg(formatSize(sanitized(e.peak.allocated), unit),
                                        formatSize(sanitized(e.peak.reserved), unit),
                                        formatSize(sanitized(e.peak.device), unit)));
 
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownChart::arrange(bool below)
+{
+    // Beside the plot in a wide widget; below it in a tall or narrow one (the window's side
+    // panel), where a column of legend would leave the bar no room.
+    m_below = below;
+    QCPLayoutGrid *grid = m_plot->plotLayout();
+    grid->take(m_side);
+    grid->simplify();
+    for (QCPLayoutElement *element : {static_cast<QCPLayoutElement *>(m_plot->legend),
+                                      static_cast<QCPLayoutElement *>(m_measuredHeading),
+                                      static_cast<QCPLayoutElement *>(m_measured), m_spacer}) {
+        if (element->layout() == m_side)
+            m_side->take(element);
+    }
+    m_side->simplify();
+    // Legend rows top-down in stacking order; below the plot, in two columns of up to four.
+    m_plot->legend->setWrap(below ? 4 : 0);
+    m_plot->legend->setFillOrder(QCPLegend::foRowsFirst, true);
+    m_side->addElement(0, 0, m_plot->legend);
+    m_side->addElement(1, 0, m_measuredHeading);
+    m_side->addElement(2, 0, m_measured);
+    if (below) {
+        grid->addElement(1, 0, m_side);
+        grid->setRowStretchFactor(0, 1);
+        grid->setRowStretchFactor(1, 0.001);
+    } else {
+        // The spacer takes the height left over, keeping the rest at the top.
+        m_side->addElement(3, 0, m_spacer);
+        for (int row = 0; row < 3; ++row)
+            m_side->setRowStretchFactor(row, 0.001);
+        m_side->setRowStretchFactor(3, 1);
+        grid->addElement(0, 1, m_side);
+        grid->setColumnStretchFactor(0, 1);
+        grid->setColumnStretchFactor(1, 0.001);
+    }
+}
+
+void BreakdownChart::updateGapLabel()
+{
+    // On one line where the plot leaves room right of the bar, else on two. The axis rect's
+    // margins are those of the last layout, close enough for this.
+    const QMargins margins = m_plot->axisRect()->margins();
+    int axisWidth = m_plot->width() - margins.left() - margins.right();
+    if (!m_below)
+        axisWidth -= m_side->minimumOuterSizeHint().width();
+    const double room = axisWidth * (keyUpper - gapKey) / (keyUpper - keyLower) - 8;
+    const bool fits = QFontMetrics(m_gapLabel->font()).horizontalAdvance(m_gapText) <= room;
+    QString text = m_gapText;
+    if (!fits)
+        text.replace(text.lastIndexOf(QLatin1Char(' '), text.lastIndexOf(QLatin1Char(' ')) - 1), 1,
+                     QLatin1Char('\n'));
+    m_gapLabel->setText(text);
+}
+
+void BreakdownChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const bool below = width() < 1.25 * height() || width() < 420;
+    if (below != m_below)
+        arrange(below);
+    updateGapLabel();
+    // QCustomPlot has already redrawn for its new size, laid out as before: draw again.
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -257,6 +322,7 @@ void BreakdownChart::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange) {
         applyFonts();
+        updateGapLabel();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }
@@ -284,8 +350,8 @@ void BreakdownChart::applyFonts()
     m_capacityLabel->setFont(base);
     m_totalLabel->setFont(bold);
     m_gapLabel->setFont(bold);
-    m_measuredNames->setFont(base);
-    m_measuredValues->setFont(base);
+    for (QCPTextElement *text : {m_measuredHeading, m_measuredNames, m_measuredValues})
+        text->setFont(base);
 }
 
 void BreakdownChart::updateToolTip(QMouseEvent *event)

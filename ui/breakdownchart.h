@@ -12,11 +12,14 @@
 
 class QCPBars;
 class QCPItemLine;
-class QCPItemRect;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPLayoutElement;
+class QCPLayoutGrid;
+class QCPTextElement;
 class QCustomPlot;
 class QMouseEvent;
+class QResizeEvent;
 
 namespace vramplan::ui {
 
@@ -38,9 +41,12 @@ public:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void applyFonts();
+    void arrange(bool below);
+    void updateGapLabel();
     void updateToolTip(QMouseEvent *event);
     QString toolTipText(vramplan::Component c) const;
 
@@ -51,10 +57,17 @@ private:
     QCPItemText *m_totalLabel;
     QCPItemLine *m_gapLine; // spans total..capacity: the headroom or the overflow
     QCPItemText *m_gapLabel;
-    // The measured numbers: names and values in two columns, one box around both.
-    QCPItemRect *m_measuredBox;
-    QCPItemText *m_measuredNames;
-    QCPItemText *m_measuredValues;
+    QString m_gapText; // "headroom 12.3 GiB", on one line
+
+    // Beside the plot (or below it, when the widget is tall or narrow): the legend and the
+    // measured numbers, names and values in two columns.
+    QCPLayoutGrid *m_side;
+    QCPLayoutElement *m_spacer;
+    QCPLayoutGrid *m_measured;
+    QCPTextElement *m_measuredHeading;
+    QCPTextElement *m_measuredNames;
+    QCPTextElement *m_measuredValues;
+    bool m_below = false;
 
     // A copy for the tooltips, which list the items of the estimate drawn last.
     vramplan::Estimate m_estimate;

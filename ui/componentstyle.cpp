@@ -9,13 +9,13 @@ QColor componentColor(Component component)
     // A qualitative palette (ColorBrewer Set2/Dark2 family) that stays apart for colour-blind
     // readers and on white; framework overhead is grey: it is not the user's tensors.
     static const std::array<QColor, componentCount> colors = {
-        QColor(0x1f, 0x77, 0xb4),  // parameters: blue
-        QColor(0xff, 0x7f, 0x0e),  // gradients: orange
-        QColor(0x2c, 0xa0, 0x2c),  // optimizer states: green
-        QColor(0x94, 0x67, 0xbd),  // activations: purple
-        QColor(0xe3, 0x77, 0xc2),  // logits and loss: pink
-        QColor(0x8c, 0x56, 0x4b),  // temporary: brown
-        QColor(0x9e, 0x9e, 0x9e),  // framework: grey
+        QColor(0x1f, 0x77, 0xb4), // parameters: blue
+        QColor(0xff, 0x7f, 0x0e), // gradients: orange
+        QColor(0x2c, 0xa0, 0x2c), // optimizer states: green
+        QColor(0x94, 0x67, 0xbd), // activations: purple
+        QColor(0xe3, 0x77, 0xc2), // logits and loss: pink
+        QColor(0x8c, 0x56, 0x4b), // temporary: brown
+        QColor(0x9e, 0x9e, 0x9e), // framework: grey
     };
     return colors[static_cast<size_t>(component)];
 }
@@ -26,16 +26,31 @@ QString componentName(Component component)
                              int(componentLabel(component).size()));
 }
 
-QColor capacityColor() { return QColor(0x21, 0x21, 0x21); }
-QColor overflowColor() { return QColor(0xd3, 0x2f, 0x2f); }
+QColor capacityColor()
+{
+    return QColor(0x21, 0x21, 0x21);
+}
+QColor overflowColor()
+{
+    return QColor(0xd3, 0x2f, 0x2f);
+}
 
-double unitBytes(Unit unit) { return unit == Unit::GiB ? 1073741824.0 : 1.0e9; }
-QString unitName(Unit unit) { return unit == Unit::GiB ? QStringLiteral("GiB") : QStringLiteral("GB"); }
-double toUnit(double bytes, Unit unit) { return bytes / unitBytes(unit); }
+double unitBytes(Unit unit)
+{
+    return unit == Unit::GiB ? 1073741824.0 : 1.0e9;
+}
+QString unitName(Unit unit)
+{
+    return unit == Unit::GiB ? QStringLiteral("GiB") : QStringLiteral("GB");
+}
+double toUnit(double bytes, Unit unit)
+{
+    return bytes / unitBytes(unit);
+}
 
 QString formatSize(double bytes, Unit unit, int decimals)
 {
     return QString::number(toUnit(bytes, unit), 'f', decimals) + QLatin1Char(' ') + unitName(unit);
 }
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

@@ -23,7 +23,10 @@
 namespace vramplan::ui {
 namespace {
 
-QString qs(std::string_view text) { return QString::fromUtf8(text.data(), int(text.size())); }
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), int(text.size()));
+}
 
 template <typename E> void fillEnum(QComboBox *box)
 {
@@ -37,7 +40,10 @@ template <typename E> void showEnum(QComboBox *box, E value)
     box->setCurrentIndex(box->findData(int(value)));
 }
 
-template <typename E> E enumAt(QComboBox *box) { return static_cast<E>(box->currentData().toInt()); }
+template <typename E> E enumAt(QComboBox *box)
+{
+    return static_cast<E>(box->currentData().toInt());
+}
 
 QSpinBox *spin(int minimum, int maximum)
 {
@@ -77,9 +83,12 @@ std::optional<ModelConfig> presetModel(const std::string &id)
     return parsed.value->model;
 }
 
-}  // namespace
+} // namespace
 
-ControlsPanel::ControlsPanel(QWidget *parent) : QWidget(parent) { build(); }
+ControlsPanel::ControlsPanel(QWidget *parent) : QWidget(parent)
+{
+    build();
+}
 
 void ControlsPanel::build()
 {
@@ -110,7 +119,7 @@ template <typename Edit> void ControlsPanel::apply(Edit edit, bool dragging)
     const std::string error = checkScenario(next);
     if (!error.empty()) {
         emit refused(QString::fromStdString(error));
-        setScenario(m_scenario);  // put the controls back where the scenario is
+        setScenario(m_scenario); // put the controls back where the scenario is
         return;
     }
     m_scenario = next;
@@ -155,11 +164,12 @@ QGroupBox *ControlsPanel::buildModelGroup()
             if (auto preset = presetModel(base.preset))
                 base = *preset;
         const ModelConfig scaled = scaleModel(base, target * 1e9);
-        apply([&](Scenario &s) {
-            s.model = scaled;
-            s.model.preset.clear();
-        },
-              dragging);
+        apply(
+            [&](Scenario &s) {
+                s.model = scaled;
+                s.model.preset.clear();
+            },
+            dragging);
     });
 
     auto *arch = new QGroupBox(tr("Architecture"));
@@ -186,12 +196,18 @@ QGroupBox *ControlsPanel::buildModelGroup()
     form->addRow(arch);
 
     auto custom = [](Scenario &s) { s.model.preset.clear(); };
-    connect(m_layers, &QSpinBox::valueChanged, this, [=, this](int v) { apply([&](Scenario &s) { custom(s); s.model.layers = v; }); });
+    connect(m_layers, &QSpinBox::valueChanged, this, [=, this](int v) {
+        apply([&](Scenario &s) {
+            custom(s);
+            s.model.layers = v;
+        });
+    });
     connect(m_hidden, &QSpinBox::valueChanged, this, [=, this](int v) {
         apply([&](Scenario &s) {
             custom(s);
             // A head width that followed the hidden size keeps following it.
-            if (s.model.headDim * s.model.attentionHeads == s.model.hiddenSize && v % s.model.attentionHeads == 0)
+            if (s.model.headDim * s.model.attentionHeads == s.model.hiddenSize &&
+                v % s.model.attentionHeads == 0)
                 s.model.headDim = v / s.model.attentionHeads;
             s.model.hiddenSize = v;
         });
@@ -204,7 +220,12 @@ QGroupBox *ControlsPanel::buildModelGroup()
             s.model.attentionHeads = v;
         });
     });
-    connect(m_kvHeads, &QSpinBox::valueChanged, this, [=, this](int v) { apply([&](Scenario &s) { custom(s); s.model.kvHeads = v; }); });
+    connect(m_kvHeads, &QSpinBox::valueChanged, this, [=, this](int v) {
+        apply([&](Scenario &s) {
+            custom(s);
+            s.model.kvHeads = v;
+        });
+    });
     connect(m_ffn, &QSpinBox::valueChanged, this, [=, this](int v) {
         apply([&](Scenario &s) {
             custom(s);
@@ -213,8 +234,18 @@ QGroupBox *ControlsPanel::buildModelGroup()
                 s.model.moe.expertFfnHiddenSize = v;
         });
     });
-    connect(m_vocab, &QSpinBox::valueChanged, this, [=, this](int v) { apply([&](Scenario &s) { custom(s); s.model.vocabSize = v; }); });
-    connect(m_tied, &QCheckBox::toggled, this, [=, this](bool on) { apply([&](Scenario &s) { custom(s); s.model.tiedEmbeddings = on; }); });
+    connect(m_vocab, &QSpinBox::valueChanged, this, [=, this](int v) {
+        apply([&](Scenario &s) {
+            custom(s);
+            s.model.vocabSize = v;
+        });
+    });
+    connect(m_tied, &QCheckBox::toggled, this, [=, this](bool on) {
+        apply([&](Scenario &s) {
+            custom(s);
+            s.model.tiedEmbeddings = on;
+        });
+    });
     connect(m_experts, &QSpinBox::valueChanged, this, [=, this](int v) {
         apply([&](Scenario &s) {
             custom(s);
@@ -227,7 +258,12 @@ QGroupBox *ControlsPanel::buildModelGroup()
                 s.parallelism.expertParallel = 1;
         });
     });
-    connect(m_expertsPerToken, &QSpinBox::valueChanged, this, [=, this](int v) { apply([&](Scenario &s) { custom(s); s.model.moe.expertsPerToken = v; }); });
+    connect(m_expertsPerToken, &QSpinBox::valueChanged, this, [=, this](int v) {
+        apply([&](Scenario &s) {
+            custom(s);
+            s.model.moe.expertsPerToken = v;
+        });
+    });
     return group;
 }
 
@@ -275,10 +311,16 @@ QGroupBox *ControlsPanel::buildTrainingGroup()
     form->addRow(tr("Precision"), m_precision);
     form->addRow(tr("Optimizer"), m_optimizer);
     form->addRow(tr("Framework"), m_framework);
-    connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.training.mode = enumAt<Mode>(m_mode); }); });
-    connect(m_precision, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.training.precision = enumAt<Precision>(m_precision); }); });
-    connect(m_optimizer, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.training.optimizer = enumAt<Optimizer>(m_optimizer); }); });
-    connect(m_framework, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.framework = enumAt<Framework>(m_framework); }); });
+    connect(m_mode, &QComboBox::currentIndexChanged, this,
+            [this] { apply([&](Scenario &s) { s.training.mode = enumAt<Mode>(m_mode); }); });
+    connect(m_precision, &QComboBox::currentIndexChanged, this, [this] {
+        apply([&](Scenario &s) { s.training.precision = enumAt<Precision>(m_precision); });
+    });
+    connect(m_optimizer, &QComboBox::currentIndexChanged, this, [this] {
+        apply([&](Scenario &s) { s.training.optimizer = enumAt<Optimizer>(m_optimizer); });
+    });
+    connect(m_framework, &QComboBox::currentIndexChanged, this,
+            [this] { apply([&](Scenario &s) { s.framework = enumAt<Framework>(m_framework); }); });
     return group;
 }
 
@@ -319,12 +361,27 @@ QGroupBox *ControlsPanel::buildSaversGroup()
     form->addRow(tr("LoRA rank"), m_loraRank);
     form->addRow(tr("LoRA targets"), m_loraTargets);
     form->addRow(tr("Base weights"), m_baseBits);
-    connect(m_zero, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.parallelism.zeroStage = m_zero->currentData().toInt(); }); });
-    connect(m_offloadOptimizer, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.parallelism.offloadOptimizer = enumAt<Offload>(m_offloadOptimizer); }); });
-    connect(m_offloadParameters, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.parallelism.offloadParameters = enumAt<Offload>(m_offloadParameters); }); });
-    connect(m_recompute, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.training.recompute = enumAt<Recompute>(m_recompute); }); });
-    connect(m_recomputeLayers, &QSpinBox::valueChanged, this, [this](int v) { apply([&](Scenario &s) { s.training.recomputeLayers = v; }); });
-    connect(m_attention, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.training.attention = enumAt<Attention>(m_attention); }); });
+    connect(m_zero, &QComboBox::currentIndexChanged, this, [this] {
+        apply([&](Scenario &s) { s.parallelism.zeroStage = m_zero->currentData().toInt(); });
+    });
+    connect(m_offloadOptimizer, &QComboBox::currentIndexChanged, this, [this] {
+        apply([&](Scenario &s) {
+            s.parallelism.offloadOptimizer = enumAt<Offload>(m_offloadOptimizer);
+        });
+    });
+    connect(m_offloadParameters, &QComboBox::currentIndexChanged, this, [this] {
+        apply([&](Scenario &s) {
+            s.parallelism.offloadParameters = enumAt<Offload>(m_offloadParameters);
+        });
+    });
+    connect(m_recompute, &QComboBox::currentIndexChanged, this, [this] {
+        apply([&](Scenario &s) { s.training.recompute = enumAt<Recompute>(m_recompute); });
+    });
+    connect(m_recomputeLayers, &QSpinBox::valueChanged, this,
+            [this](int v) { apply([&](Scenario &s) { s.training.recomputeLayers = v; }); });
+    connect(m_attention, &QComboBox::currentIndexChanged, this, [this] {
+        apply([&](Scenario &s) { s.training.attention = enumAt<Attention>(m_attention); });
+    });
     connect(m_finetune, &QComboBox::currentIndexChanged, this, [this] {
         apply([&](Scenario &s) {
             s.training.finetune.method = enumAt<FinetuneMethod>(m_finetune);
@@ -334,7 +391,8 @@ QGroupBox *ControlsPanel::buildSaversGroup()
                 s.training.finetune.baseWeightBits = 16;
         });
     });
-    connect(m_loraRank, &QSpinBox::valueChanged, this, [this](int v) { apply([&](Scenario &s) { s.training.finetune.loraRank = v; }); });
+    connect(m_loraRank, &QSpinBox::valueChanged, this,
+            [this](int v) { apply([&](Scenario &s) { s.training.finetune.loraRank = v; }); });
     connect(m_loraTargets, &QLineEdit::editingFinished, this, [this] {
         std::vector<std::string> targets;
         for (const QString &t : m_loraTargets->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
@@ -344,7 +402,11 @@ QGroupBox *ControlsPanel::buildSaversGroup()
             return;
         apply([&](Scenario &s) { s.training.finetune.loraTargets = targets; });
     });
-    connect(m_baseBits, &QComboBox::currentIndexChanged, this, [this] { apply([&](Scenario &s) { s.training.finetune.baseWeightBits = m_baseBits->currentData().toInt(); }); });
+    connect(m_baseBits, &QComboBox::currentIndexChanged, this, [this] {
+        apply([&](Scenario &s) {
+            s.training.finetune.baseWeightBits = m_baseBits->currentData().toInt();
+        });
+    });
     return group;
 }
 
@@ -370,7 +432,9 @@ QGroupBox *ControlsPanel::buildParallelGroup()
     form->addRow(tr("Virtual stages"), m_vpp);
     form->addRow(tr("Context parallel"), m_cp);
     form->addRow(tr("Expert parallel"), m_ep);
-    connect(m_gpus, &LogSlider::valueEdited, this, [this](double v, bool drag) { apply([&](Scenario &s) { s.parallelism.gpus = int64_t(v); }, drag); });
+    connect(m_gpus, &LogSlider::valueEdited, this, [this](double v, bool drag) {
+        apply([&](Scenario &s) { s.parallelism.gpus = int64_t(v); }, drag);
+    });
     connect(m_tp, &QComboBox::currentIndexChanged, this, [this] {
         apply([&](Scenario &s) {
             s.parallelism.tensorParallel = m_tp->currentData().toInt();
@@ -378,7 +442,8 @@ QGroupBox *ControlsPanel::buildParallelGroup()
                 s.parallelism.sequenceParallel = false;
         });
     });
-    connect(m_sp, &QCheckBox::toggled, this, [this](bool on) { apply([&](Scenario &s) { s.parallelism.sequenceParallel = on; }); });
+    connect(m_sp, &QCheckBox::toggled, this,
+            [this](bool on) { apply([&](Scenario &s) { s.parallelism.sequenceParallel = on; }); });
     connect(m_pp, &QSpinBox::valueChanged, this, [this](int v) {
         apply([&](Scenario &s) {
             s.parallelism.pipelineParallel = v;
@@ -386,9 +451,13 @@ QGroupBox *ControlsPanel::buildParallelGroup()
                 s.parallelism.virtualPipelineParallel = 1;
         });
     });
-    connect(m_vpp, &QSpinBox::valueChanged, this, [this](int v) { apply([&](Scenario &s) { s.parallelism.virtualPipelineParallel = v; }); });
-    connect(m_cp, &QSpinBox::valueChanged, this, [this](int v) { apply([&](Scenario &s) { s.parallelism.contextParallel = v; }); });
-    connect(m_ep, &QSpinBox::valueChanged, this, [this](int v) { apply([&](Scenario &s) { s.parallelism.expertParallel = v; }); });
+    connect(m_vpp, &QSpinBox::valueChanged, this, [this](int v) {
+        apply([&](Scenario &s) { s.parallelism.virtualPipelineParallel = v; });
+    });
+    connect(m_cp, &QSpinBox::valueChanged, this,
+            [this](int v) { apply([&](Scenario &s) { s.parallelism.contextParallel = v; }); });
+    connect(m_ep, &QSpinBox::valueChanged, this,
+            [this](int v) { apply([&](Scenario &s) { s.parallelism.expertParallel = v; }); });
     return group;
 }
 
@@ -398,7 +467,9 @@ QGroupBox *ControlsPanel::buildGpuGroup()
     auto *form = new QFormLayout(group);
     m_gpu = new QComboBox;
     for (const auto &g : Catalog::builtin().gpus())
-        m_gpu->addItem(QStringLiteral("%1 (%2 GiB)").arg(QString::fromStdString(g.name)).arg(g.memoryMiB / 1024.0, 0, 'f', 1),
+        m_gpu->addItem(QStringLiteral("%1 (%2 GiB)")
+                           .arg(QString::fromStdString(g.name))
+                           .arg(g.memoryMiB / 1024.0, 0, 'f', 1),
                        QString::fromStdString(g.id));
     m_gpu->addItem(tr("Custom capacity"), QString());
     m_capacity = new QDoubleSpinBox;
@@ -441,7 +512,8 @@ void ControlsPanel::setScenario(const Scenario &s)
     m_scenario = s;
     {
         const QSignalBlocker b(m_preset);
-        m_preset->setCurrentIndex(std::max(0, m_preset->findData(QString::fromStdString(s.model.preset))));
+        m_preset->setCurrentIndex(
+            std::max(0, m_preset->findData(QString::fromStdString(s.model.preset))));
     }
     m_modelSize->setValue(double(countParameters(s.model).total) / 1e9);
     showInt(m_layers, s.model.layers);
@@ -471,7 +543,8 @@ void ControlsPanel::setScenario(const Scenario &s)
     showEnum(m_offloadOptimizer, s.parallelism.offloadOptimizer);
     showEnum(m_offloadParameters, s.parallelism.offloadParameters);
     showEnum(m_recompute, s.training.recompute);
-    showInt(m_recomputeLayers, s.training.recomputeLayers >= 0 ? s.training.recomputeLayers : s.model.layers);
+    showInt(m_recomputeLayers,
+            s.training.recomputeLayers >= 0 ? s.training.recomputeLayers : s.model.layers);
     showEnum(m_attention, s.training.attention);
     showEnum(m_finetune, s.training.finetune.method);
     showInt(m_loraRank, s.training.finetune.loraRank);
@@ -501,8 +574,10 @@ void ControlsPanel::setScenario(const Scenario &s)
     showInt(m_ep, s.parallelism.expertParallel);
     {
         const QSignalBlocker b(m_gpu);
-        m_gpu->setCurrentIndex(s.gpu.preset.empty() ? m_gpu->count() - 1
-                                                    : std::max(0, m_gpu->findData(QString::fromStdString(s.gpu.preset))));
+        m_gpu->setCurrentIndex(
+            s.gpu.preset.empty()
+                ? m_gpu->count() - 1
+                : std::max(0, m_gpu->findData(QString::fromStdString(s.gpu.preset))));
     }
     {
         const QSignalBlocker b(m_capacity);
@@ -537,9 +612,11 @@ void ControlsPanel::refreshAvailability()
     setAvailable(m_loraRank, lora, loraOnly);
     setAvailable(m_loraTargets, lora, loraOnly);
     setAvailable(m_baseBits, lora, loraOnly);
-    setAvailable(m_sp, s.parallelism.tensorParallel > 1, tr("Sequence parallelism splits the "
-                                                              "tensor-parallel group: needs TP > 1"));
-    setAvailable(m_vpp, s.parallelism.pipelineParallel > 1, tr("Virtual stages interleave a pipeline: needs PP > 1"));
+    setAvailable(m_sp, s.parallelism.tensorParallel > 1,
+                 tr("Sequence parallelism splits the "
+                    "tensor-parallel group: needs TP > 1"));
+    setAvailable(m_vpp, s.parallelism.pipelineParallel > 1,
+                 tr("Virtual stages interleave a pipeline: needs PP > 1"));
     setAvailable(m_ep, s.model.isMoe(), tr("Expert parallelism needs a mixture-of-experts model"));
     setAvailable(m_expertsPerToken, s.model.isMoe(), tr("A dense model has no experts"));
     setAvailable(m_capacity, s.gpu.preset.empty(), tr("Choose \"Custom capacity\" to type a size"));
@@ -550,9 +627,12 @@ void ControlsPanel::refreshAvailability()
         const int t = m_tp->itemData(i).toInt();
         QString why;
         if (s.model.attentionHeads % t != 0)
-            why = tr("%1 does not divide the %2 attention heads").arg(t).arg(s.model.attentionHeads);
+            why =
+                tr("%1 does not divide the %2 attention heads").arg(t).arg(s.model.attentionHeads);
         else if (s.model.kvHeads % t != 0 && t % s.model.kvHeads != 0)
-            why = tr("%1 and the %2 key/value heads do not divide one another").arg(t).arg(s.model.kvHeads);
+            why = tr("%1 and the %2 key/value heads do not divide one another")
+                      .arg(t)
+                      .arg(s.model.kvHeads);
         else if (t > s.parallelism.gpus)
             why = tr("more than the %1 GPUs").arg(s.parallelism.gpus);
         QStandardItem *item = model->item(i);
@@ -563,19 +643,31 @@ void ControlsPanel::refreshAvailability()
 
 QWidget *ControlsPanel::controlFor(const QString &field) const
 {
-    if (field == QLatin1String("training.gradient_accumulation_steps")) return m_accumulation;
-    if (field == QLatin1String("training.optimizer")) return m_optimizer;
-    if (field == QLatin1String("training.activation_recompute")) return m_recompute;
-    if (field == QLatin1String("training.recompute_layers")) return m_recomputeLayers;
-    if (field == QLatin1String("training.finetune.lora_rank")) return m_loraRank;
-    if (field == QLatin1String("parallelism.zero_stage")) return m_zero;
-    if (field == QLatin1String("parallelism.offload_parameters")) return m_offloadParameters;
-    if (field == QLatin1String("parallelism.sequence_parallel")) return m_sp;
-    if (field == QLatin1String("parallelism.virtual_pipeline_parallel")) return m_vpp;
-    if (field == QLatin1String("parallelism.pipeline_parallel")) return m_pp;
-    if (field == QLatin1String("parallelism.expert_parallel")) return m_ep;
-    if (field == QLatin1String("gpu.memory_gib")) return m_capacity;
+    if (field == QLatin1String("training.gradient_accumulation_steps"))
+        return m_accumulation;
+    if (field == QLatin1String("training.optimizer"))
+        return m_optimizer;
+    if (field == QLatin1String("training.activation_recompute"))
+        return m_recompute;
+    if (field == QLatin1String("training.recompute_layers"))
+        return m_recomputeLayers;
+    if (field == QLatin1String("training.finetune.lora_rank"))
+        return m_loraRank;
+    if (field == QLatin1String("parallelism.zero_stage"))
+        return m_zero;
+    if (field == QLatin1String("parallelism.offload_parameters"))
+        return m_offloadParameters;
+    if (field == QLatin1String("parallelism.sequence_parallel"))
+        return m_sp;
+    if (field == QLatin1String("parallelism.virtual_pipeline_parallel"))
+        return m_vpp;
+    if (field == QLatin1String("parallelism.pipeline_parallel"))
+        return m_pp;
+    if (field == QLatin1String("parallelism.expert_parallel"))
+        return m_ep;
+    if (field == QLatin1String("gpu.memory_gib"))
+        return m_capacity;
     return nullptr;
 }
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

@@ -46,7 +46,7 @@ public:
     QComboBox *precisionBox() const { return m_precision; }
     QComboBox *optimizerBox() const { return m_optimizer; }
     QComboBox *attentionBox() const { return m_attention; }
-    QWidget *controlFor(const QString &field) const;  // "training.gradient_accumulation_steps"
+    QWidget *controlFor(const QString &field) const; // "training.gradient_accumulation_steps"
 
 signals:
     // A consistent scenario after one user action; `dragging` while a slider is held, so
@@ -74,7 +74,8 @@ private:
     QComboBox *m_preset = nullptr;
     LogSlider *m_modelSize = nullptr;
     QSpinBox *m_layers = nullptr, *m_hidden = nullptr, *m_heads = nullptr, *m_kvHeads = nullptr,
-             *m_ffn = nullptr, *m_vocab = nullptr, *m_experts = nullptr, *m_expertsPerToken = nullptr;
+             *m_ffn = nullptr, *m_vocab = nullptr, *m_experts = nullptr,
+             *m_expertsPerToken = nullptr;
     QCheckBox *m_tied = nullptr;
 
     LogSlider *m_microBatch = nullptr, *m_sequence = nullptr, *m_accumulation = nullptr;
@@ -97,4 +98,4 @@ private:
     QDoubleSpinBox *m_capacity = nullptr;
 };
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

@@ -438,6 +438,8 @@ void CurveChart::resizeEvent(QResizeEvent *event)
     if (m_logX)
         updateLogTicks();
     placeMarkerLabels();
+    // QCustomPlot has already redrawn for its new size, with the old ticks: draw again.
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CurveChart::applyFonts()

@@ -21,7 +21,7 @@ class MarkedSlider : public QSlider
 {
 public:
     explicit MarkedSlider(QWidget *parent) : QSlider(Qt::Horizontal, parent) {}
-    std::vector<int> marks;  // slider positions
+    std::vector<int> marks; // slider positions
 
 protected:
     void paintEvent(QPaintEvent *event) override
@@ -96,9 +96,15 @@ void LogSlider::setDecimals(int decimals)
     m_spin->setDecimals(decimals);
 }
 
-void LogSlider::setSuffix(const QString &suffix) { m_spin->setSuffix(suffix); }
+void LogSlider::setSuffix(const QString &suffix)
+{
+    m_spin->setSuffix(suffix);
+}
 
-QSlider *LogSlider::slider() const { return m_slider; }
+QSlider *LogSlider::slider() const
+{
+    return m_slider;
+}
 
 void LogSlider::setMarks(std::vector<double> marks)
 {
@@ -143,4 +149,4 @@ double LogSlider::rounded(double value) const
     return std::clamp(std::round(value * scale) / scale, m_min, m_max);
 }
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

@@ -22,10 +22,10 @@ public:
     explicit LogSlider(QWidget *parent = nullptr);
 
     void setRange(double minimum, double maximum);
-    void setDecimals(int decimals);  // 0: whole numbers
+    void setDecimals(int decimals); // 0: whole numbers
     void setSuffix(const QString &suffix);
-    void setMarks(std::vector<double> marks);  // values drawn as ticks under the slider
-    void setValue(double value);               // does not emit
+    void setMarks(std::vector<double> marks); // values drawn as ticks under the slider
+    void setValue(double value);              // does not emit
     double value() const { return m_value; }
     double minimum() const { return m_min; }
     double maximum() const { return m_max; }
@@ -51,4 +51,4 @@ private:
     int m_decimals = 0;
 };
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

@@ -57,7 +57,7 @@ MainWindow::MainWindow(QWidget *parent)
     splitter->addWidget(scroll);
     splitter->addWidget(charts);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({370, 910});  // the charts are what the user came for
+    splitter->setSizes({370, 910}); // the charts are what the user came for
     setCentralWidget(splitter);
 
     statusBar()->addWidget(m_peakLabel);
@@ -112,7 +112,10 @@ void MainWindow::setScenario(const Scenario &scenario)
     m_controller->setScenario(scenario);
 }
 
-const Scenario &MainWindow::scenario() const { return m_controller->scenario(); }
+const Scenario &MainWindow::scenario() const
+{
+    return m_controller->scenario();
+}
 
 void MainWindow::setUnit(Unit unit)
 {
@@ -135,11 +138,14 @@ void MainWindow::redraw()
         m_fitLabel->setText(tr("fits, %1 headroom").arg(formatSize(e.headroomBytes, m_unit)));
         m_fitLabel->setStyleSheet(QStringLiteral("color: #2e7d32; font-weight: bold"));
     } else {
-        m_fitLabel->setText(tr("does not fit: over by %1").arg(formatSize(-e.headroomBytes, m_unit)));
-        m_fitLabel->setStyleSheet(QStringLiteral("color: %1; font-weight: bold").arg(overflowColor().name()));
+        m_fitLabel->setText(
+            tr("does not fit: over by %1").arg(formatSize(-e.headroomBytes, m_unit)));
+        m_fitLabel->setStyleSheet(
+            QStringLiteral("color: %1; font-weight: bold").arg(overflowColor().name()));
     }
-    m_phaseLabel->setText(tr("peak at %1").arg(QString::fromUtf8(phaseLabel(e.peak.phase).data(),
-                                                                 int(phaseLabel(e.peak.phase).size()))));
+    m_phaseLabel->setText(tr("peak at %1")
+                              .arg(QString::fromUtf8(phaseLabel(e.peak.phase).data(),
+                                                     int(phaseLabel(e.peak.phase).size()))));
     m_paramsLabel->setText(tr("%1 B parameters, %2 B trainable")
                                .arg(double(e.parameters.total) / 1e9, 0, 'f', 2)
                                .arg(double(e.trainableParameters) / 1e9, 0, 'f', 3));
@@ -171,4 +177,4 @@ void MainWindow::closeEvent(QCloseEvent *event)
     event->accept();
 }
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

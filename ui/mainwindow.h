@@ -40,7 +40,7 @@ public:
     CurveChart *gpuChart() const { return m_gpuCurve; }
     TimelineChart *timelineChart() const { return m_timeline; }
     PlanController *controller() const { return m_controller; }
-    QString statusText() const;  // what the status bar says, for tests
+    QString statusText() const; // what the status bar says, for tests
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -59,4 +59,4 @@ private:
     Unit m_unit = Unit::GiB;
 };
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

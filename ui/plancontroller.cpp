@@ -46,7 +46,7 @@ void sweep(CurveData &curve, const Scenario &base, const NumericField &field)
     curve.capacityBytes = std::max(0.0, base.gpu.memoryGiB) * 1073741824.0;
 }
 
-}  // namespace
+} // namespace
 
 PlanController::PlanController(QObject *parent) : QObject(parent) {}
 
@@ -66,7 +66,8 @@ void PlanController::recompute()
     const int64_t bestBatch = maxMicroBatchSize(s);
     m_batch.title = tr("Memory vs micro-batch");
     m_batch.xLabel = tr("Micro-batch size");
-    m_batch.x = logSamples(1, std::clamp(std::max({256.0, 2 * batch, 1.5 * double(bestBatch)}), 1.0, 65536.0), batch);
+    m_batch.x = logSamples(
+        1, std::clamp(std::max({256.0, 2 * batch, 1.5 * double(bestBatch)}), 1.0, 65536.0), batch);
     m_batch.current = batch;
     m_batch.largestFitting = bestBatch > 0 ? double(bestBatch) : -1;
     sweep(m_batch, s, *findNumericField("training.micro_batch_size"));
@@ -75,7 +76,9 @@ void PlanController::recompute()
     const int64_t bestSeq = maxSequenceLength(s, 128);
     m_sequence.title = tr("Memory vs sequence length");
     m_sequence.xLabel = tr("Sequence length (tokens)");
-    m_sequence.x = logSamples(128, std::clamp(std::max({32768.0, 2 * seq, 1.5 * double(bestSeq)}), 128.0, 4194304.0), seq);
+    m_sequence.x = logSamples(
+        128, std::clamp(std::max({32768.0, 2 * seq, 1.5 * double(bestSeq)}), 128.0, 4194304.0),
+        seq);
     m_sequence.current = seq;
     m_sequence.largestFitting = bestSeq > 0 ? double(bestSeq) : -1;
     sweep(m_sequence, s, *findNumericField("training.sequence_length"));
@@ -89,11 +92,12 @@ void PlanController::recompute()
     m_gpus.title = tr("Memory vs GPU count");
     m_gpus.xLabel = tr("GPUs");
     m_gpus.x.clear();
-    for (double g : logSamples(1, std::max({64.0, 2 * gpus / unit, 2 * double(fewest) / unit}), gpus / unit))
+    for (double g :
+         logSamples(1, std::max({64.0, 2 * gpus / unit, 2 * double(fewest) / unit}), gpus / unit))
         m_gpus.x.push_back(g * unit);
     m_gpus.current = gpus;
     m_gpus.largestFitting = fewest > 0 ? double(fewest) : -1;
     sweep(m_gpus, s, *findNumericField("parallelism.gpus"));
 }
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

@@ -43,4 +43,4 @@ private:
 // from `from` to `to`, rounded to whole numbers, plus `current`.
 std::vector<double> logSamples(double from, double to, double current);
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

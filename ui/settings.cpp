@@ -8,12 +8,24 @@ namespace {
 const char *keyGeometry = "window/geometry";
 const char *keyState = "window/state";
 const char *keyUnit = "view/unit";
-}  // namespace
+} // namespace
 
-QByteArray Settings::windowGeometry() { return QSettings().value(keyGeometry).toByteArray(); }
-void Settings::setWindowGeometry(const QByteArray &g) { QSettings().setValue(keyGeometry, g); }
-QByteArray Settings::windowState() { return QSettings().value(keyState).toByteArray(); }
-void Settings::setWindowState(const QByteArray &s) { QSettings().setValue(keyState, s); }
+QByteArray Settings::windowGeometry()
+{
+    return QSettings().value(keyGeometry).toByteArray();
+}
+void Settings::setWindowGeometry(const QByteArray &g)
+{
+    QSettings().setValue(keyGeometry, g);
+}
+QByteArray Settings::windowState()
+{
+    return QSettings().value(keyState).toByteArray();
+}
+void Settings::setWindowState(const QByteArray &s)
+{
+    QSettings().setValue(keyState, s);
+}
 
 Unit Settings::unit()
 {
@@ -22,6 +34,9 @@ Unit Settings::unit()
                : Unit::GiB;
 }
 
-void Settings::setUnit(Unit unit) { QSettings().setValue(keyUnit, unitName(unit)); }
+void Settings::setUnit(Unit unit)
+{
+    QSettings().setValue(keyUnit, unitName(unit));
+}
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

@@ -19,4 +19,4 @@ public:
     static void setUnit(Unit unit);
 };
 
-}  // namespace vramplan::ui
+} // namespace vramplan::ui

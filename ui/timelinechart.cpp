@@ -134,6 +134,8 @@ TimelineChart::TimelineChart(QWidget *parent)
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setPadding(QMargins(2, 1, 2, 2));
         label->setColor(QColor(0x42, 0x42, 0x42));
+        // A bar ending near the capacity puts its total on the dashed line: keep it legible.
+        label->setBrush(QColor(255, 255, 255, 200));
     }
 
     // The peak's label sits at the top of the plot, clear of the neighbours' totals, with an
@@ -278,6 +280,8 @@ void TimelineChart::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     updateTickLabels();
+    // QCustomPlot has already redrawn for its new size, with the old labels: draw again.
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 int TimelineChart::phaseCount() const

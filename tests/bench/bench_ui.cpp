@@ -22,7 +22,10 @@ using namespace vramplan;
 
 namespace {
 
-Scenario defaultScenario() { return *scenarioFromText(Catalog::builtin().defaultScenarioText()).value; }
+Scenario defaultScenario()
+{
+    return *scenarioFromText(Catalog::builtin().defaultScenarioText()).value;
+}
 
 void replotAll(ui::MainWindow &w)
 {
@@ -53,8 +56,8 @@ void BM_ControlChangeToReplot(benchmark::State &state)
     int b = 1;
     for (auto _ : state) {
         b = b == 1 ? 2 : 1;
-        batch->setValue(b);  // edit -> estimate and curves -> every chart's data
-        replotAll(w);        // -> every visible chart drawn
+        batch->setValue(b); // edit -> estimate and curves -> every chart's data
+        replotAll(w);       // -> every visible chart drawn
     }
     state.counters["idle_rss_MiB"] = residentMiB();
 }
@@ -73,7 +76,7 @@ void BM_WindowToFirstPaint(benchmark::State &state)
 }
 BENCHMARK(BM_WindowToFirstPaint)->Unit(benchmark::kMillisecond);
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv)
 {

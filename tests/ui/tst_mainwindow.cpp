@@ -51,12 +51,15 @@ void compareBars(const MainWindow &w, const Scenario &expectedScenario)
         const double drawn = w.breakdownChart()->barValue(Component(c));
         const double want = toUnit(expected.perGpu[c], w.unit());
         QVERIFY2(std::fabs(drawn - want) <= 1e-9 * std::max(1.0, want),
-                 qPrintable(QString("%1: drawn %2, estimated %3").arg(componentName(Component(c))).arg(drawn).arg(want)));
+                 qPrintable(QString("%1: drawn %2, estimated %3")
+                                .arg(componentName(Component(c)))
+                                .arg(drawn)
+                                .arg(want)));
     }
     QCOMPARE(w.breakdownChart()->capacityValue(), toUnit(expected.capacityBytes, w.unit()));
 }
 
-}  // namespace
+} // namespace
 
 class TestMainWindow : public QObject
 {
@@ -87,7 +90,7 @@ void TestMainWindow::firstStartTellsAStory()
     w.setUnit(Unit::GiB);
     w.setScenario(defaultScenario());
     const Estimate e = estimate(defaultScenario());
-    QVERIFY(!e.fits);  // the default does not fit: the knobs have a story to tell
+    QVERIFY(!e.fits); // the default does not fit: the knobs have a story to tell
     compareBars(w, defaultScenario());
     QVERIFY2(w.statusText().contains(QStringLiteral("does not fit")), qPrintable(w.statusText()));
     QVERIFY(w.statusText().contains(QStringLiteral("8.03 B parameters")));
@@ -156,8 +159,8 @@ void TestMainWindow::controlsReestimate()
                                            {"model", {{"preset", "llama-2-13b"}}}})
                              .value->model;
     } else if (control == "size") {
-        c->modelSize()->spinBox()->setValue(3.0);  // billions of parameters
-        expected.model = w.scenario().model;  // scaled by the core; checked for size below
+        c->modelSize()->spinBox()->setValue(3.0); // billions of parameters
+        expected.model = w.scenario().model;      // scaled by the core; checked for size below
         const double total = double(countParameters(expected.model).total);
         QVERIFY2(std::fabs(total - 3e9) < 0.1 * 3e9, qPrintable(QString::number(total)));
         QVERIFY(expected.model.preset.empty());
@@ -223,7 +226,7 @@ void TestMainWindow::disabledControlsSayWhy()
 void TestMainWindow::inconsistentEditIsRefused()
 {
     MainWindow w;
-    w.setScenario(defaultScenario());  // 32 heads, 8 KV heads
+    w.setScenario(defaultScenario()); // 32 heads, 8 KV heads
     QSignalSpy refused(w.controls(), &ControlsPanel::refused);
     // KV heads 5 cannot divide 32 heads: refused, nothing changes.
     const std::string before = scenarioToJson(w.scenario()).dump();
@@ -289,12 +292,15 @@ void TestMainWindow::renderedChartsAreNotEmpty()
         return n;
     };
     const QImage bars = w.breakdownChart()->grab().toImage();
-    QVERIFY2(countColour(bars, componentColor(Component::OptimizerStates)) > 500, "no optimizer-state bar");
+    QVERIFY2(countColour(bars, componentColor(Component::OptimizerStates)) > 500,
+             "no optimizer-state bar");
     QVERIFY2(countColour(bars, componentColor(Component::Parameters)) > 200, "no parameter bar");
     const QImage curve = w.batchChart()->grab().toImage();
-    QVERIFY2(countColour(curve, componentColor(Component::OptimizerStates)) > 500, "empty batch curve");
+    QVERIFY2(countColour(curve, componentColor(Component::OptimizerStates)) > 500,
+             "empty batch curve");
     const QImage timeline = w.timelineChart()->grab().toImage();
-    QVERIFY2(countColour(timeline, componentColor(Component::OptimizerStates)) > 500, "empty timeline");
+    QVERIFY2(countColour(timeline, componentColor(Component::OptimizerStates)) > 500,
+             "empty timeline");
 }
 
 QTEST_MAIN(TestMainWindow)
