@@ -283,7 +283,8 @@ void BreakdownChart::updateGapLabel()
     if (!m_below)
         axisWidth -= m_side->minimumOuterSizeHint().width();
     const double room = axisWidth * (keyUpper - gapKey) / (keyUpper - keyLower) - 8;
-    const bool fits = QFontMetrics(m_gapLabel->font()).horizontalAdvance(m_gapText) <= room;
+    // A margin for the bold face and the label's padding, which the metrics leave out.
+    const bool fits = QFontMetrics(m_gapLabel->font()).horizontalAdvance(m_gapText) + 24 <= room;
     QString text = m_gapText;
     if (!fits)
         text.replace(text.lastIndexOf(QLatin1Char(' '), text.lastIndexOf(QLatin1Char(' ')) - 1), 1,

@@ -222,6 +222,7 @@ void CurveChart::setCurve(const CurveData &data, Unit unit)
 
     m_capacity = sanitized(toUnit(data.capacityBytes, unit));
     m_current = std::isfinite(data.current) && (!m_logX || data.current > 0) ? data.current : nan;
+    m_fitLabel = data.fitLabel;
     m_largestFitting = std::isfinite(data.largestFitting) && data.largestFitting >= 0 &&
                                (!m_logX || data.largestFitting > 0)
                            ? data.largestFitting
@@ -299,7 +300,7 @@ void CurveChart::setCurve(const CurveData &data, Unit unit)
     m_fittingLine->point1->setCoords(showFitting ? m_largestFitting : lo, 0);
     m_fittingLine->point2->setCoords(showFitting ? m_largestFitting : lo, 1);
     m_fittingLabel->setText(
-        QStringLiteral("largest that fits: %1").arg(formatX(m_largestFitting, false)));
+        QStringLiteral("%1: %2").arg(m_fitLabel, formatX(m_largestFitting, false)));
     placeMarkerLabels();
 
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -369,7 +370,10 @@ void CurveChart::placeMarkerLabels()
     };
     const auto a = span(m_currentLabel, m_current);
     const auto b = span(m_fittingLabel, m_largestFitting);
-    if (a.first < b.second && b.first < a.second)
+    // The axis width is a guess until the chart has been laid out (a hidden tab), so markers
+    // within a third of the axis of each other always take separate rows.
+    const bool near = std::abs(axisFraction(m_current) - axisFraction(m_largestFitting)) < 0.35;
+    if (near || (a.first < b.second && b.first < a.second))
         placeMarkerLabel(m_fittingLabel, m_largestFitting, 1);
 }
 

@@ -34,6 +34,9 @@ struct CurveData
     double capacityBytes = 0;
     double current = 0;         // x of the current scenario
     double largestFitting = -1; // x of the largest value that fits, or -1 if none
+    // What that marker means: "largest that fits" for batch and sequence, "fewest that fit" for
+    // GPU counts (memory falls as GPUs are added).
+    QString fitLabel = QStringLiteral("largest that fits");
 };
 
 class CurveChart : public QWidget
@@ -90,6 +93,7 @@ private:
     double m_capacity = 0;
     double m_current = 0;
     double m_largestFitting = -1;
+    QString m_fitLabel;
 };
 
 } // namespace vramplan::ui

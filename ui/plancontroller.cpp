@@ -97,6 +97,7 @@ void PlanController::recompute()
         m_gpus.x.push_back(g * unit);
     m_gpus.current = gpus;
     m_gpus.largestFitting = fewest > 0 ? double(fewest) : -1;
+    m_gpus.fitLabel = tr("fewest that fit");
     sweep(m_gpus, s, *findNumericField("parallelism.gpus"));
 }
 
