@@ -5,7 +5,10 @@
 
 #include "estimate_context.h"
 
+#include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <optional>
 
 namespace vramplan {
 namespace {
@@ -264,6 +267,22 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
     } else {
         addInference(c, sink);
     }
+    const double tp = double(c.tp);
+    e.symbols = {c.microBatch,
+                 double(s.training.sequenceLength) / double(c.cp),
+                 double(s.model.hiddenSize),
+                 double(s.model.attentionHeads) / tp,
+                 std::max(1.0, double(s.model.kvHeads) / tp),
+                 double(s.model.headDim),
+                 double(s.model.isMoe() && s.model.moe.expertFfnHiddenSize > 0
+                            ? s.model.moe.expertFfnHiddenSize
+                            : s.model.ffnHiddenSize) /
+                     tp,
+                 double(s.model.vocabSize),
+                 c.act,
+                 double(s.training.finetune.loraRank),
+                 double(s.model.moe.experts),
+                 double(s.model.moe.expertsPerToken)};
     e.trainableParameters =
         c.full ? counts.total
                : loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers;
@@ -271,6 +290,64 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
 }
 
 } // namespace
+
+std::string formulaWithNumbers(std::string_view formula, const FormulaSymbols &v)
+{
+    // Symbols are whole identifiers between operators: "b*s*h*c per layer" -> 1*4096*4096*2.
+    auto value = [&](std::string_view name) -> std::optional<double> {
+        static constexpr std::pair<std::string_view, double FormulaSymbols::*> table[] = {
+            {"b", &FormulaSymbols::b}, {"s", &FormulaSymbols::s},   {"h", &FormulaSymbols::h},
+            {"a", &FormulaSymbols::a}, {"kv", &FormulaSymbols::kv}, {"d", &FormulaSymbols::d},
+            {"f", &FormulaSymbols::f}, {"V", &FormulaSymbols::V},   {"c", &FormulaSymbols::c},
+            {"r", &FormulaSymbols::r}, {"E", &FormulaSymbols::E},   {"k", &FormulaSymbols::k}};
+        for (const auto &[key, member] : table)
+            if (key == name)
+                return v.*member;
+        return std::nullopt;
+    };
+    // Only the expression before any words ("per layer", "(HF ...)") is substituted.
+    size_t end = 0;
+    while (end < formula.size() &&
+           (std::isalnum(static_cast<unsigned char>(formula[end])) ||
+            std::string_view("*+-/^()._ ").find(formula[end]) != std::string_view::npos)) {
+        // A word follows ("per layer", "(HF repeats ...)"): the expression is over.
+        const auto at = [&](size_t i) {
+            return i < formula.size() && std::isalpha(static_cast<unsigned char>(formula[i]));
+        };
+        if (formula[end] == ' ' &&
+            ((at(end + 1) && at(end + 2)) ||
+             (end + 1 < formula.size() && formula[end + 1] == '(' && at(end + 2) && at(end + 3))))
+            break;
+        ++end;
+    }
+    const std::string_view expression = formula.substr(0, end);
+    std::string out;
+    bool substituted = false;
+    for (size_t i = 0; i < expression.size();) {
+        if (std::isalpha(static_cast<unsigned char>(expression[i]))) {
+            size_t j = i;
+            while (j < expression.size() && std::isalnum(static_cast<unsigned char>(expression[j])))
+                ++j;
+            const auto name = expression.substr(i, j - i);
+            if (const auto number = value(name)) {
+                char text[32];
+                std::snprintf(text, sizeof text, "%.10g", *number);
+                out += text;
+                substituted = true;
+            } else {
+                out += name;
+            }
+            i = j;
+        } else {
+            out += expression[i++];
+        }
+    }
+    while (!out.empty() && out.back() == ' ')
+        out.pop_back();
+    if (!substituted)
+        return std::string(formula);
+    return std::string(formula) + " = " + out;
+}
 
 std::string_view componentKey(Component c)
 {

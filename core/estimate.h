@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace vramplan {
@@ -110,6 +111,17 @@ struct Peak
     Phase phase = Phase::LossBackward;
 };
 
+// The values of the symbols item formulas use (per GPU: after TP, CP and pipeline
+// micro-batching), so that a formula can be shown with its numbers put in.
+struct FormulaSymbols
+{
+    double b = 0, s = 0, h = 0, a = 0, kv = 0, d = 0, f = 0, V = 0, c = 0, r = 0, E = 0, k = 0;
+};
+
+// "b*s*a*d*c" -> "b*s*a*d*c = 1*4096*32*128*2"; a formula without known symbols is returned as
+// it is.
+std::string formulaWithNumbers(std::string_view formula, const FormulaSymbols &symbols);
+
 struct Estimate
 {
     ParameterCounts parameters;
@@ -127,6 +139,7 @@ struct Estimate
     bool fits = false;
     double headroomBytes = 0; // negative: overflow
 
+    FormulaSymbols symbols;
     StaticVector<Item, 72> items;
     StaticVector<Warning, 12> warnings;
 

@@ -415,6 +415,11 @@ QString BreakdownChart::toolTipText(Component c) const
             if (formula.size() > maxFormulaLength)
                 formula = formula.left(maxFormulaLength - 1).trimmed() + QStringLiteral("…");
             line += QStringLiteral(" — ") + formula;
+            // The same formula with this scenario's numbers put in, where it has symbols.
+            const std::string worked = formulaWithNumbers(item.formula, m_estimate.symbols);
+            if (const auto eq = worked.find(" = ");
+                eq != std::string::npos && formula.size() <= maxFormulaLength)
+                line += QStringLiteral(" = ") + QString::fromStdString(worked.substr(eq + 3));
         }
         line += QStringLiteral(" — ") + formatItemSize(sanitized(item.perUnit), m_unit);
         if (item.count != 1)

@@ -55,6 +55,8 @@ private slots:
     void fullRecomputeKeepsLayerInputs();
     void eagerScoresWarning();
     void qloraBaseBytes();
+    void formulasWithNumbers_data();
+    void formulasWithNumbers();
 };
 
 void TestMemoryTerms::korthikantiLayer_data()
@@ -283,6 +285,33 @@ void TestMemoryTerms::qloraBaseBytes()
     // Embeddings, head and norms stay 16-bit.
     QVERIFY(test::relativelyClose(itemBytes(e, "frozen base weights"), (llama2_7b - linear) * 2,
                                   1e-12));
+}
+
+void TestMemoryTerms::formulasWithNumbers_data()
+{
+    QTest::addColumn<QString>("formula");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("plain") << "b*s*a*d*c"
+                           << "b*s*a*d*c = 2*1024*32*128*2";
+    QTest::newRow("words after") << "b*s*h*c per layer"
+                                 << "b*s*h*c per layer = 2*1024*4096*2";
+    QTest::newRow("GQA note") << "b*s*kv*d*c (HF repeats K to all heads)"
+                              << "b*s*kv*d*c (HF repeats K to all heads) = 2*1024*32*128*2";
+    QTest::newRow("s squared") << "b*a*s^2*(1 + c)"
+                               << "b*a*s^2*(1 + c) = 2*32*1024^2*(1 + 2)";
+    QTest::newRow("no symbols") << "per architecture"
+                                << "per architecture";
+}
+
+void TestMemoryTerms::formulasWithNumbers()
+{
+    QFETCH(QString, formula);
+    QFETCH(QString, expected);
+    const Estimate e = estimate(test::parseOrFail(
+        scenarioText("\"preset\":\"llama-2-7b\"", "\"micro_batch_size\":2,\"sequence_length\":1024",
+                     "\"gpus\":1", "transformers")));
+    QCOMPARE(QString::fromStdString(formulaWithNumbers(formula.toStdString(), e.symbols)),
+             expected);
 }
 
 QTEST_APPLESS_MAIN(TestMemoryTerms)
