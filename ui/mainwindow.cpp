@@ -1,24 +1,34 @@
 #include "mainwindow.h"
 
 #include "breakdownchart.h"
+#include "catalog.h"
 #include "controlspanel.h"
 #include "curvechart.h"
+#include "editcommand.h"
 #include "estimate_json.h"
 #include "plancontroller.h"
+#include "scenario_json.h"
+#include "scenariofile.h"
 #include "settings.h"
 #include "timelinechart.h"
 
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUndoStack>
 
 namespace vramplan::ui {
 
@@ -27,8 +37,9 @@ MainWindow::MainWindow(QWidget *parent)
       m_breakdown(new BreakdownChart), m_batchCurve(new CurveChart),
       m_sequenceCurve(new CurveChart), m_gpuCurve(new CurveChart), m_timeline(new TimelineChart),
       m_curveTabs(new QTabWidget), m_peakLabel(new QLabel), m_fitLabel(new QLabel),
-      m_phaseLabel(new QLabel), m_paramsLabel(new QLabel)
+      m_phaseLabel(new QLabel), m_paramsLabel(new QLabel), m_undo(new QUndoStack(this))
 {
+    setAcceptDrops(true);
     setWindowTitle(tr("vramplan"));
     m_unit = Settings::unit();
 
@@ -66,8 +77,8 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_paramsLabel);
 
     buildMenus();
-    connect(m_controls, &ControlsPanel::edited, this,
-            [this](const Scenario &s, bool) { m_controller->setScenario(s); });
+    connect(m_controls, &ControlsPanel::edited, this, &MainWindow::pushEdit);
+    connect(m_undo, &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_controls, &ControlsPanel::refused, this,
             [this](const QString &why) { statusBar()->showMessage(why, 6000); });
     connect(m_controller, &PlanController::updated, this, &MainWindow::redraw);
@@ -81,9 +92,44 @@ MainWindow::MainWindow(QWidget *parent)
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+        if (!maybeSave())
+            return;
+        auto parsed = scenarioFromText(Catalog::builtin().defaultScenarioText());
+        setScenario(parsed ? *parsed.value : Scenario{});
+    });
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+        if (!maybeSave())
+            return;
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open scenario"), QFileInfo(m_path).absolutePath(),
+            tr("vramplan scenarios (*.vramplan.json *.json);;All files (*)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    file->addAction(tr("&Import Hugging Face config.json..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import a Hugging Face config.json"), QString(), tr("config.json (*.json)"));
+        if (!path.isEmpty())
+            importHfConfig(path);
+    });
+    file->addSeparator();
+    refreshRecentMenu();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     auto *units = new QActionGroup(this);
@@ -108,8 +154,162 @@ void MainWindow::buildMenus()
 
 void MainWindow::setScenario(const Scenario &scenario)
 {
+    apply(scenario);
+    m_undo->clear();
+    m_undo->setClean();
+    m_path.clear();
+    updateTitle();
+}
+
+void MainWindow::apply(const Scenario &scenario)
+{
     m_controls->setScenario(scenario);
     m_controller->setScenario(scenario);
+}
+
+void MainWindow::pushEdit(const Scenario &after, bool dragging)
+{
+    m_undo->push(new EditCommand(m_controller->scenario(), after, dragging,
+                                 [this](const Scenario &s) { apply(s); }));
+}
+
+bool MainWindow::isModified() const
+{
+    return !m_undo->isClean();
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    auto parsed = readScenarioFile(path);
+    if (!parsed) {
+        showProblem(tr("Cannot open the scenario"), QString::fromStdString(parsed.error));
+        return false;
+    }
+    setScenario(*parsed.value);
+    m_path = path;
+    Settings::addRecentFile(QFileInfo(path).absoluteFilePath());
+    refreshRecentMenu();
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::saveTo(const QString &path)
+{
+    const QString problem = writeScenarioFile(path, scenario());
+    if (!problem.isEmpty()) {
+        showProblem(tr("Cannot save the scenario"), problem);
+        return false;
+    }
+    m_path = path;
+    m_undo->setClean();
+    Settings::addRecentFile(QFileInfo(path).absoluteFilePath());
+    refreshRecentMenu();
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::save()
+{
+    return m_path.isEmpty() ? saveAs() : saveTo(m_path);
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save scenario"),
+        m_path.isEmpty() ? QStringLiteral("scenario.vramplan.json") : m_path,
+        tr("vramplan scenarios (*.vramplan.json)"));
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(QLatin1String(".json")))
+        path += QStringLiteral(".vramplan.json");
+    return saveTo(path);
+}
+
+bool MainWindow::importHfConfig(const QString &path)
+{
+    auto model = readHfConfigFile(path);
+    if (!model) {
+        showProblem(tr("Cannot import the config"), QString::fromStdString(model.error));
+        return false;
+    }
+    Scenario next = scenario();
+    next.model = *model.value;
+    if (const std::string problem = checkScenario(next); !problem.empty()) {
+        showProblem(tr("Cannot import the config"), QFileInfo(path).fileName() +
+                                                        QStringLiteral(": ") +
+                                                        QString::fromStdString(problem));
+        return false;
+    }
+    pushEdit(next, false);
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!isModified())
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::showProblem(const QString &title, const QString &problem)
+{
+    statusBar()->showMessage(problem, 10000);
+    if (QApplication::platformName() != QLatin1String("offscreen"))
+        QMessageBox::critical(this, title, problem);
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name =
+        m_path.isEmpty() ? QString::fromStdString(scenario().name) : QFileInfo(m_path).fileName();
+    setWindowTitle((name.isEmpty() ? tr("untitled") : name) + QStringLiteral("[*] - vramplan"));
+    setWindowModified(isModified());
+}
+
+void MainWindow::refreshRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    for (const QString &path : Settings::recentFiles())
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            if (maybeSave())
+                                openFile(path);
+                        })
+            ->setToolTip(path);
+    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    // A scenario file opens; any other JSON is taken for a Hugging Face config.json.
+    for (const QUrl &url : event->mimeData()->urls()) {
+        const QString path = url.toLocalFile();
+        if (path.isEmpty())
+            continue;
+        if (readScenarioFile(path)) {
+            if (maybeSave())
+                openFile(path);
+        } else {
+            importHfConfig(path);
+        }
+        event->acceptProposedAction();
+        return;
+    }
 }
 
 const Scenario &MainWindow::scenario() const
@@ -149,8 +349,7 @@ void MainWindow::redraw()
     m_paramsLabel->setText(tr("%1 B parameters, %2 B trainable")
                                .arg(double(e.parameters.total) / 1e9, 0, 'f', 2)
                                .arg(double(e.trainableParameters) / 1e9, 0, 'f', 3));
-    const QString name = QString::fromStdString(scenario().name);
-    setWindowTitle(name.isEmpty() ? tr("vramplan") : tr("%1 - vramplan").arg(name));
+    updateTitle();
 }
 
 QString MainWindow::statusText() const
@@ -172,6 +371,10 @@ bool MainWindow::saveScreenshot(const QString &path, QSize size)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
     Settings::setWindowGeometry(saveGeometry());
     Settings::setWindowState(saveState());
     event->accept();

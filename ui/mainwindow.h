@@ -8,7 +8,9 @@
 #include <QMainWindow>
 
 class QLabel;
+class QMenu;
 class QTabWidget;
+class QUndoStack;
 
 namespace vramplan::ui {
 
@@ -25,7 +27,16 @@ class MainWindow : public QMainWindow
 public:
     explicit MainWindow(QWidget *parent = nullptr);
 
+    // Replaces the document's scenario (a new document: history cleared, not modified).
     void setScenario(const Scenario &scenario);
+    // File actions; each reports a problem (message box and status bar) and leaves the
+    // document untouched.
+    bool openFile(const QString &path);
+    bool saveTo(const QString &path);
+    bool importHfConfig(const QString &path);
+    QString filePath() const { return m_path; }
+    QUndoStack *undoStack() const { return m_undo; }
+    bool isModified() const;
     const Scenario &scenario() const;
     Unit unit() const { return m_unit; }
     void setUnit(Unit unit);
@@ -44,10 +55,20 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void buildMenus();
     void redraw();
+    void apply(const Scenario &scenario); // what an undo step does
+    void pushEdit(const Scenario &after, bool dragging);
+    bool maybeSave(); // false when the user cancels
+    bool save();
+    bool saveAs();
+    void updateTitle();
+    void refreshRecentMenu();
+    void showProblem(const QString &title, const QString &problem);
 
     PlanController *m_controller;
     ControlsPanel *m_controls;
@@ -57,6 +78,9 @@ private:
     QTabWidget *m_curveTabs;
     QLabel *m_peakLabel, *m_fitLabel, *m_phaseLabel, *m_paramsLabel;
     Unit m_unit = Unit::GiB;
+    QUndoStack *m_undo;
+    QMenu *m_recentMenu = nullptr;
+    QString m_path;
 };
 
 } // namespace vramplan::ui

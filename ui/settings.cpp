@@ -8,6 +8,8 @@ namespace {
 const char *keyGeometry = "window/geometry";
 const char *keyState = "window/state";
 const char *keyUnit = "view/unit";
+const char *keyRecent = "files/recent";
+constexpr int maxRecent = 8;
 } // namespace
 
 QByteArray Settings::windowGeometry()
@@ -37,6 +39,21 @@ Unit Settings::unit()
 void Settings::setUnit(Unit unit)
 {
     QSettings().setValue(keyUnit, unitName(unit));
+}
+
+QStringList Settings::recentFiles()
+{
+    return QSettings().value(keyRecent).toStringList();
+}
+
+void Settings::addRecentFile(const QString &path)
+{
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > maxRecent)
+        files.removeLast();
+    QSettings().setValue(keyRecent, files);
 }
 
 } // namespace vramplan::ui

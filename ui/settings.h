@@ -5,6 +5,7 @@
 #include "componentstyle.h"
 
 #include <QByteArray>
+#include <QStringList>
 
 namespace vramplan::ui {
 
@@ -17,6 +18,8 @@ public:
     static void setWindowState(const QByteArray &state);
     static Unit unit();
     static void setUnit(Unit unit);
+    static QStringList recentFiles();
+    static void addRecentFile(const QString &path); // most recent first, at most 8
 };
 
 } // namespace vramplan::ui

@@ -1,0 +1,22 @@
+#pragma once
+// Scenario files on disk (SPEC §3, *.vramplan.json): read with an error that names the file,
+// the field and the problem; written through QSaveFile so that a failed write leaves the old
+// file whole.
+
+#include "parsed.h"
+#include "scenario.h"
+
+#include <QString>
+
+namespace vramplan::ui {
+
+Parsed<Scenario> readScenarioFile(const QString &path);
+// "" on success, else why not ("FILE: No space left on device").
+QString writeScenarioFile(const QString &path, const Scenario &scenario);
+// The text a scenario is saved as (stable: saving twice gives the same bytes).
+QByteArray scenarioFileText(const Scenario &scenario);
+
+// A Hugging Face config.json read into model fields; the error names the file.
+Parsed<ModelConfig> readHfConfigFile(const QString &path);
+
+} // namespace vramplan::ui
