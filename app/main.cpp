@@ -1,4 +1,9 @@
-// vramplan: the planner window. `vramplan [SCENARIO] [--screenshot FILE.png]`.
+// vramplan: the planner window.
+//   vramplan [SCENARIO]                                   the window
+//   vramplan [SCENARIO] --screenshot FILE.png             the window rendered at 1280x800
+//   vramplan SCENARIO [--chart NAME] --export OUT         a chart (png, svg, pdf) or the
+//                                                         breakdown table (csv, json, md)
+// The last two need no display (QT_QPA_PLATFORM=offscreen).
 
 #include "catalog.h"
 #include "mainwindow.h"
@@ -7,6 +12,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
 #include <QMessageBox>
 
 #include <cstdio>
@@ -52,6 +58,17 @@ int main(int argc, char **argv)
         QStringLiteral("Render the window at 1280x800 into FILE.png and exit"),
         QStringLiteral("FILE.png"));
     parser.addOption(screenshot);
+    const QCommandLineOption chart(
+        QStringLiteral("chart"),
+        QStringLiteral("Chart to export: breakdown, batch, sequence, gpus or timeline"),
+        QStringLiteral("NAME"), QStringLiteral("breakdown"));
+    const QCommandLineOption exportTo(
+        QStringLiteral("export"),
+        QStringLiteral(
+            "Write a chart (png, svg, pdf) or the breakdown table (csv, json, md) and exit"),
+        QStringLiteral("OUT"));
+    parser.addOption(chart);
+    parser.addOption(exportTo);
     parser.process(app);
 
     vramplan::Scenario scenario = defaultScenario();
@@ -64,13 +81,33 @@ int main(int argc, char **argv)
         else
             problem = QString::fromStdString(parsed.error);
     }
-    if (!problem.isEmpty() && parser.isSet(screenshot)) {
+    const bool headless = parser.isSet(screenshot) || parser.isSet(exportTo);
+    if (files.size() > 1 && parser.isSet(exportTo)) {
+        std::fprintf(stderr,
+                     "vramplan: comparing several scenarios in one export is not available yet\n");
+        return 2;
+    }
+    if (!problem.isEmpty() && headless) {
         std::fprintf(stderr, "%s\n", qPrintable(problem));
         return 2;
     }
 
     vramplan::ui::MainWindow window;
     window.setScenario(scenario);
+    if (parser.isSet(exportTo)) {
+        const QString out = parser.value(exportTo);
+        const QString suffix = QFileInfo(out).suffix().toLower();
+        const bool table = suffix == QLatin1String("csv") || suffix == QLatin1String("json") ||
+                           suffix == QLatin1String("md");
+        window.resize(1280, 800);
+        const QString problem =
+            table ? window.exportTable(out) : window.exportChart(parser.value(chart), out);
+        if (!problem.isEmpty()) {
+            std::fprintf(stderr, "%s\n", qPrintable(problem));
+            return 2;
+        }
+        return 0;
+    }
     if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);
         if (!window.saveScreenshot(out)) {

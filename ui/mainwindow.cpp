@@ -1,7 +1,9 @@
 #include "mainwindow.h"
 
+#include "breakdown_table.h"
 #include "breakdownchart.h"
 #include "catalog.h"
+#include "chartexport.h"
 #include "controlspanel.h"
 #include "curvechart.h"
 #include "editcommand.h"
@@ -14,6 +16,7 @@
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -24,6 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -116,6 +120,35 @@ void MainWindow::buildMenus()
             this, tr("Import a Hugging Face config.json"), QString(), tr("config.json (*.json)"));
         if (!path.isEmpty())
             importHfConfig(path);
+    });
+    QMenu *exports = file->addMenu(tr("&Export"));
+    const std::pair<QString, QString> charts[] = {
+        {QStringLiteral("breakdown"), tr("Breakdown chart...")},
+        {QStringLiteral("batch"), tr("Micro-batch curve...")},
+        {QStringLiteral("sequence"), tr("Sequence curve...")},
+        {QStringLiteral("gpus"), tr("GPU-count curve...")},
+        {QStringLiteral("timeline"), tr("Step timeline...")}};
+    for (const auto &[chart, label] : charts)
+        exports->addAction(label, this, [this, chart] {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Export chart"), chart + QStringLiteral(".png"),
+                tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+            if (!path.isEmpty())
+                if (const QString problem = exportChart(chart, path); !problem.isEmpty())
+                    showProblem(tr("Cannot export"), problem);
+        });
+    exports->addAction(tr("Breakdown table..."), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export table"), QStringLiteral("breakdown.csv"),
+                                         tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md)"));
+        if (!path.isEmpty())
+            if (const QString problem = exportTable(path); !problem.isEmpty())
+                showProblem(tr("Cannot export"), problem);
+    });
+    file->addAction(tr("&Copy Table"), QKeySequence::Copy, this, [this] {
+        QApplication::clipboard()->setText(QString::fromStdString(
+            breakdownTable(m_controller->estimate(), scenario(), TableFormat::Markdown)));
+        statusBar()->showMessage(tr("Breakdown table copied as Markdown"), 4000);
     });
     file->addSeparator();
     refreshRecentMenu();
@@ -243,6 +276,48 @@ bool MainWindow::importHfConfig(const QString &path)
     }
     pushEdit(next, false);
     return true;
+}
+
+QString MainWindow::exportChart(const QString &chart, const QString &path)
+{
+    QCustomPlot *plot = nullptr;
+    QString title;
+    if (chart == QLatin1String("breakdown")) {
+        plot = m_breakdown->plot();
+        title = tr("Memory per GPU");
+    } else if (chart == QLatin1String("batch")) {
+        plot = m_batchCurve->plot();
+        title = tr("Memory vs micro-batch");
+    } else if (chart == QLatin1String("sequence")) {
+        plot = m_sequenceCurve->plot();
+        title = tr("Memory vs sequence length");
+    } else if (chart == QLatin1String("gpus")) {
+        plot = m_gpuCurve->plot();
+        title = tr("Memory vs GPU count");
+    } else if (chart == QLatin1String("timeline")) {
+        plot = m_timeline->plot();
+        title = tr("Memory through one training step");
+    } else {
+        return tr("%1: unknown chart (breakdown, batch, sequence, gpus or timeline)").arg(chart);
+    }
+    const QString name = QString::fromStdString(scenario().name);
+    return exportPlot(plot, path, name.isEmpty() ? title : name + QStringLiteral(": ") + title,
+                      QString::fromStdString(scenarioSummary(m_controller->estimate(), scenario())),
+                      chart == QLatin1String("breakdown") ? QSize(640, 700) : QSize(1000, 600));
+}
+
+QString MainWindow::exportTable(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    const auto format = tableFormatFromExtension(QFileInfo(path).suffix().toLower().toStdString());
+    if (!format)
+        return name + tr(": unknown table format (csv, json or md)");
+    QSaveFile file(path);
+    const QByteArray text =
+        QByteArray::fromStdString(breakdownTable(m_controller->estimate(), scenario(), *format));
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
+        return name + QStringLiteral(": ") + file.errorString();
+    return {};
 }
 
 bool MainWindow::maybeSave()

@@ -35,6 +35,10 @@ public:
     bool saveTo(const QString &path);
     bool importHfConfig(const QString &path);
     QString filePath() const { return m_path; }
+    // Exports: a chart ("breakdown", "batch", "sequence", "gpus", "timeline") to PNG/SVG/PDF,
+    // the breakdown table to CSV/JSON/Markdown, by the file's extension; "" or why not.
+    QString exportChart(const QString &chart, const QString &path);
+    QString exportTable(const QString &path);
     QUndoStack *undoStack() const { return m_undo; }
     bool isModified() const;
     const Scenario &scenario() const;

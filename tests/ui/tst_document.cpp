@@ -11,7 +11,11 @@
 #include "testhelpers.h"
 
 #include <QComboBox>
+#include <QDomDocument>
 #include <QDoubleSpinBox>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -61,6 +65,9 @@ private slots:
     void oneDragIsOneStep();
     void dragBackToStartIsNoStep();
     void importHfConfig();
+    void exportsParse_data();
+    void exportsParse();
+    void exportRefusesUnknownFormats();
 };
 
 void TestDocument::saveThenLoadIsIdentical()
@@ -225,6 +232,81 @@ void TestDocument::importHfConfig()
                  QStringLiteral("config.json: config.model_type: 'mamba' is not supported")),
              qPrintable(message));
     QCOMPARE(dump(w.scenario()), dump(defaultScenario()));
+}
+
+void TestDocument::exportsParse_data()
+{
+    QTest::addColumn<QString>("chart");
+    QTest::addColumn<QString>("file");
+    for (const char *chart : {"breakdown", "batch", "sequence", "gpus", "timeline"})
+        for (const char *ext : {"png", "svg", "pdf"})
+            QTest::newRow(qPrintable(QString("%1.%2").arg(chart, ext)))
+                << chart << QString("%1.%2").arg(chart, ext);
+    for (const char *ext : {"csv", "json", "md"})
+        QTest::newRow(qPrintable(QString("table.%1").arg(ext)))
+            << "" << QString("table.%1").arg(ext);
+}
+
+// Every export format parses: the PNG decodes, the SVG is XML with shapes, the PDF has its
+// header, the CSV has a row per item, the JSON is the estimate, the Markdown has the table.
+void TestDocument::exportsParse()
+{
+    QFETCH(QString, chart);
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    w.resize(1280, 800);
+    const QString path = dir.filePath(file);
+    const QString problem = chart.isEmpty() ? w.exportTable(path) : w.exportChart(chart, path);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const QByteArray bytes = QByteArray::fromStdString(test::readFile(path));
+    const Estimate e = estimate(defaultScenario());
+    if (file.endsWith(".png")) {
+        const QImage image = QImage::fromData(bytes, "PNG");
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 1000);
+        int coloured = 0; // the chart is drawn, not a blank page
+        for (int y = 0; y < image.height(); y += 4)
+            for (int x = 0; x < image.width(); x += 4)
+                coloured += image.pixelColor(x, y).hslSaturation() > 60;
+        QVERIFY2(coloured > 200, qPrintable(QString::number(coloured)));
+    } else if (file.endsWith(".svg")) {
+        QDomDocument svg;
+        QVERIFY(bool(svg.setContent(bytes)));
+        QCOMPARE(svg.documentElement().tagName(), QStringLiteral("svg"));
+        QVERIFY(svg.elementsByTagName(QStringLiteral("path")).size() +
+                    svg.elementsByTagName(QStringLiteral("polyline")).size() +
+                    svg.elementsByTagName(QStringLiteral("rect")).size() >
+                10);
+    } else if (file.endsWith(".pdf")) {
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.contains("%%EOF"));
+    } else if (file.endsWith(".csv")) {
+        const QList<QByteArray> lines = bytes.trimmed().split('\n');
+        QCOMPARE(lines.first(),
+                 QByteArray("component,item,bytes,count,bytes_per_unit,formula,at_peak"));
+        QCOMPARE(lines.size() - 1, int(e.items.size()));
+    } else if (file.endsWith(".json")) {
+        const QJsonObject json = QJsonDocument::fromJson(bytes).object();
+        QCOMPARE(json.value("format").toString(), QStringLiteral("vramplan-estimate"));
+        QCOMPARE(json.value("peak").toObject().value("device_bytes").toDouble(),
+                 double(std::llround(e.peak.device)));
+    } else {
+        QVERIFY(bytes.contains("| component | per GPU (GiB) |"));
+        QVERIFY(bytes.contains("| Optimizer states |"));
+    }
+}
+
+void TestDocument::exportRefusesUnknownFormats()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    QVERIFY(w.exportChart("breakdown", dir.filePath("chart.gif")).contains("unknown chart format"));
+    QVERIFY(w.exportTable(dir.filePath("table.xlsx")).contains("unknown table format"));
+    QVERIFY(w.exportChart("pie", dir.filePath("chart.png")).contains("unknown chart"));
+    QVERIFY(!QFile::exists(dir.filePath("chart.gif")));
 }
 
 QTEST_MAIN(TestDocument)
