@@ -93,6 +93,8 @@ int main(int argc, char **argv)
     }
 
     vramplan::ui::MainWindow window;
+    if (headless)
+        window.setAutosavePath(QString()); // scripts leave no autosave behind
     window.setScenario(scenario);
     if (parser.isSet(exportTo)) {
         const QString out = parser.value(exportTo);
@@ -117,6 +119,18 @@ int main(int argc, char **argv)
         return 0;
     }
     window.show();
+    // Unsaved work left by a session that did not close cleanly is offered back.
+    const QString autosave = window.autosavePath();
+    if (files.isEmpty() && QFile::exists(autosave)) {
+        const auto answer = QMessageBox::question(
+            &window, QObject::tr("Recover unsaved work"),
+            QObject::tr("vramplan did not close cleanly last time. Recover the unsaved scenario?"),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+        if (answer == QMessageBox::Yes)
+            window.recoverAutosave(autosave);
+        else
+            QFile::remove(autosave);
+    }
     if (!problem.isEmpty())
         QMessageBox::warning(&window, QObject::tr("Cannot open the scenario"), problem);
     return app.exec();

@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -30,8 +31,10 @@
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace vramplan::ui {
@@ -41,8 +44,14 @@ MainWindow::MainWindow(QWidget *parent)
       m_breakdown(new BreakdownChart), m_batchCurve(new CurveChart),
       m_sequenceCurve(new CurveChart), m_gpuCurve(new CurveChart), m_timeline(new TimelineChart),
       m_curveTabs(new QTabWidget), m_peakLabel(new QLabel), m_fitLabel(new QLabel),
-      m_phaseLabel(new QLabel), m_paramsLabel(new QLabel), m_undo(new QUndoStack(this))
+      m_phaseLabel(new QLabel), m_paramsLabel(new QLabel), m_undo(new QUndoStack(this)),
+      m_autosavePath(defaultAutosavePath()), m_autosaveTimer(new QTimer(this))
 {
+    // A few seconds after the last edit, not on every slider step.
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(5000);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
+    connect(m_undo, &QUndoStack::indexChanged, m_autosaveTimer, qOverload<>(&QTimer::start));
     setAcceptDrops(true);
     setWindowTitle(tr("vramplan"));
     m_unit = Settings::unit();
@@ -235,6 +244,8 @@ bool MainWindow::saveTo(const QString &path)
     }
     m_path = path;
     m_undo->setClean();
+    if (!m_autosavePath.isEmpty())
+        QFile::remove(m_autosavePath);
     Settings::addRecentFile(QFileInfo(path).absoluteFilePath());
     refreshRecentMenu();
     updateTitle();
@@ -318,6 +329,40 @@ QString MainWindow::exportTable(const QString &path)
     if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
         return name + QStringLiteral(": ") + file.errorString();
     return {};
+}
+
+QString MainWindow::defaultAutosavePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/autosave.vramplan.json");
+}
+
+void MainWindow::autosaveNow()
+{
+    if (m_autosavePath.isEmpty())
+        return;
+    if (!isModified()) {
+        QFile::remove(m_autosavePath);
+        return;
+    }
+    QDir().mkpath(QFileInfo(m_autosavePath).absolutePath());
+    if (const QString problem = writeScenarioFile(m_autosavePath, scenario()); !problem.isEmpty())
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(problem), 6000);
+}
+
+bool MainWindow::recoverAutosave(const QString &path)
+{
+    auto parsed = readScenarioFile(path);
+    if (!parsed)
+        return false;
+    // The recovered scenario is unsaved work on top of a new document: one undo step away.
+    const auto blank = scenarioFromText(Catalog::builtin().defaultScenarioText());
+    setScenario(blank ? *blank.value : Scenario{});
+    pushEdit(*parsed.value, false);
+    if (!isModified()) // identical to the default: nothing to recover
+        return false;
+    updateTitle();
+    return true;
 }
 
 bool MainWindow::maybeSave()
@@ -450,6 +495,9 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
+    // Saved or discarded on purpose: nothing left to recover.
+    if (!m_autosavePath.isEmpty())
+        QFile::remove(m_autosavePath);
     Settings::setWindowGeometry(saveGeometry());
     Settings::setWindowState(saveState());
     event->accept();

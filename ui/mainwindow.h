@@ -39,6 +39,15 @@ public:
     // the breakdown table to CSV/JSON/Markdown, by the file's extension; "" or why not.
     QString exportChart(const QString &chart, const QString &path);
     QString exportTable(const QString &path);
+
+    // Unsaved work is written every few seconds after an edit to autosavePath(), and removed
+    // when the document is saved or closed cleanly; after a crash it is offered back.
+    static QString defaultAutosavePath();
+    void setAutosavePath(const QString &path) { m_autosavePath = path; }
+    QString autosavePath() const { return m_autosavePath; }
+    void autosaveNow();
+    // Opens an autosaved scenario as unsaved work (modified, no file name); false if unusable.
+    bool recoverAutosave(const QString &path);
     QUndoStack *undoStack() const { return m_undo; }
     bool isModified() const;
     const Scenario &scenario() const;
@@ -85,6 +94,8 @@ private:
     QUndoStack *m_undo;
     QMenu *m_recentMenu = nullptr;
     QString m_path;
+    QString m_autosavePath;
+    class QTimer *m_autosaveTimer;
 };
 
 } // namespace vramplan::ui

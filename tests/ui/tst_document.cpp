@@ -68,6 +68,7 @@ private slots:
     void exportsParse_data();
     void exportsParse();
     void exportRefusesUnknownFormats();
+    void autosaveAndRecovery();
 };
 
 void TestDocument::saveThenLoadIsIdentical()
@@ -307,6 +308,35 @@ void TestDocument::exportRefusesUnknownFormats()
     QVERIFY(w.exportTable(dir.filePath("table.xlsx")).contains("unknown table format"));
     QVERIFY(w.exportChart("pie", dir.filePath("chart.png")).contains("unknown chart"));
     QVERIFY(!QFile::exists(dir.filePath("chart.gif")));
+}
+
+void TestDocument::autosaveAndRecovery()
+{
+    QTemporaryDir dir;
+    const QString autosave = dir.filePath(QStringLiteral("autosave.vramplan.json"));
+    std::string unsaved;
+    {
+        MainWindow w;
+        w.setAutosavePath(autosave);
+        w.setScenario(defaultScenario());
+        w.autosaveNow();
+        QVERIFY(!QFile::exists(autosave)); // nothing unsaved, nothing written
+        w.controls()->microBatch()->spinBox()->setValue(6);
+        w.autosaveNow();
+        QVERIFY(QFile::exists(autosave));
+        unsaved = dump(w.scenario());
+        // A crash: the window goes without closing; the autosave stays.
+        w.setAutosavePath(QString());
+    }
+    MainWindow recovered;
+    recovered.setAutosavePath(autosave);
+    QVERIFY(recovered.recoverAutosave(autosave));
+    QCOMPARE(dump(recovered.scenario()), unsaved);
+    QVERIFY(recovered.isModified());
+    QVERIFY(recovered.filePath().isEmpty());
+    // Saving the recovered work removes the autosave.
+    QVERIFY(recovered.saveTo(dir.filePath(QStringLiteral("rescued.vramplan.json"))));
+    QVERIFY(!QFile::exists(autosave));
 }
 
 QTEST_MAIN(TestDocument)
