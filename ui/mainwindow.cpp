@@ -102,6 +102,14 @@ MainWindow::MainWindow(QWidget *parent)
     restoreState(Settings::windowState());
 }
 
+MainWindow::~MainWindow()
+{
+    // The undo stack is a child, destroyed in ~QWidget after this object's part is gone; its
+    // clear() on the way out must not reach updateTitle() or the autosave timer.
+    m_undo->disconnect();
+    m_autosaveTimer->stop();
+}
+
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));

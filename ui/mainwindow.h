@@ -26,6 +26,7 @@ class MainWindow : public QMainWindow
 
 public:
     explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     // Replaces the document's scenario (a new document: history cleared, not modified).
     void setScenario(const Scenario &scenario);
