@@ -5,7 +5,10 @@
 //                                                         breakdown table (csv, json, md)
 // The last two need no display (QT_QPA_PLATFORM=offscreen).
 
+#include "breakdown_table.h"
 #include "catalog.h"
+#include "comparison.h"
+#include "comparisonview.h"
 #include "mainwindow.h"
 #include "scenario_json.h"
 
@@ -14,6 +17,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QSaveFile>
+#include <QStatusBar>
 
 #include <cstdio>
 
@@ -82,11 +87,6 @@ int main(int argc, char **argv)
             problem = QString::fromStdString(parsed.error);
     }
     const bool headless = parser.isSet(screenshot) || parser.isSet(exportTo);
-    if (files.size() > 1 && parser.isSet(exportTo)) {
-        std::fprintf(stderr,
-                     "vramplan: comparing several scenarios in one export is not available yet\n");
-        return 2;
-    }
     if (!problem.isEmpty() && headless) {
         std::fprintf(stderr, "%s\n", qPrintable(problem));
         return 2;
@@ -96,6 +96,34 @@ int main(int argc, char **argv)
     if (headless)
         window.setAutosavePath(QString()); // scripts leave no autosave behind
     window.setScenario(scenario);
+    if (parser.isSet(exportTo) && files.size() > 1) {
+        // Several files make a comparison: the comparison chart, or its table.
+        if (!window.compareFiles(files)) {
+            std::fprintf(stderr, "%s\n", qPrintable(window.statusBar()->currentMessage()));
+            return 2;
+        }
+        const QString out = parser.value(exportTo);
+        const QString suffix = QFileInfo(out).suffix().toLower();
+        window.resize(1280, 800);
+        QString why;
+        if (const auto format = vramplan::tableFormatFromExtension(suffix.toStdString())) {
+            QSaveFile file(out);
+            const QByteArray text = QByteArray::fromStdString(
+                vramplan::comparisonTable(window.comparisonView()->comparison(), *format));
+            if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() ||
+                !file.commit())
+                why = QFileInfo(out).fileName() + QStringLiteral(": ") + file.errorString();
+        } else {
+            const QString name =
+                parser.isSet(chart) ? parser.value(chart) : QStringLiteral("comparison");
+            why = window.exportChart(name, out);
+        }
+        if (!why.isEmpty()) {
+            std::fprintf(stderr, "%s\n", qPrintable(why));
+            return 2;
+        }
+        return 0;
+    }
     if (parser.isSet(exportTo)) {
         const QString out = parser.value(exportTo);
         const QString suffix = QFileInfo(out).suffix().toLower();

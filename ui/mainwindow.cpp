@@ -4,6 +4,7 @@
 #include "breakdownchart.h"
 #include "catalog.h"
 #include "chartexport.h"
+#include "comparisonview.h"
 #include "controlspanel.h"
 #include "curvechart.h"
 #include "editcommand.h"
@@ -43,8 +44,9 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_controller(new PlanController(this)), m_controls(new ControlsPanel),
       m_breakdown(new BreakdownChart), m_batchCurve(new CurveChart),
       m_sequenceCurve(new CurveChart), m_gpuCurve(new CurveChart), m_timeline(new TimelineChart),
-      m_curveTabs(new QTabWidget), m_peakLabel(new QLabel), m_fitLabel(new QLabel),
-      m_phaseLabel(new QLabel), m_paramsLabel(new QLabel), m_undo(new QUndoStack(this)),
+      m_curveTabs(new QTabWidget), m_pages(new QTabWidget), m_comparison(new ComparisonView),
+      m_peakLabel(new QLabel), m_fitLabel(new QLabel), m_phaseLabel(new QLabel),
+      m_paramsLabel(new QLabel), m_undo(new QUndoStack(this)),
       m_autosavePath(defaultAutosavePath()), m_autosaveTimer(new QTimer(this))
 {
     // A few seconds after the last edit, not on every slider step.
@@ -65,6 +67,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_curveTabs->addTab(m_batchCurve, tr("Micro-batch"));
     m_curveTabs->addTab(m_sequenceCurve, tr("Sequence length"));
     m_curveTabs->addTab(m_gpuCurve, tr("GPU count"));
+    m_comparison->setUnit(m_unit);
 
     auto *charts = new QWidget;
     auto *grid = new QGridLayout(charts);
@@ -77,9 +80,12 @@ MainWindow::MainWindow(QWidget *parent)
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
 
+    m_pages->addTab(charts, tr("Plan"));
+    m_pages->addTab(m_comparison, tr("Compare"));
+    m_pages->setDocumentMode(true);
     auto *splitter = new QSplitter;
     splitter->addWidget(scroll);
-    splitter->addWidget(charts);
+    splitter->addWidget(m_pages);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({370, 910}); // the charts are what the user came for
     setCentralWidget(splitter);
@@ -180,6 +186,55 @@ void MainWindow::buildMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+
+    QMenu *compare = menuBar()->addMenu(tr("&Compare"));
+    compare->addAction(
+        tr("&Add Current Scenario"), QKeySequence(Qt::CTRL | Qt::Key_D), this, [this] {
+            const std::string label = scenario().name.empty()
+                                          ? "Scenario " + std::to_string(m_comparison->count() + 1)
+                                          : scenario().name;
+            m_comparison->addScenario(label, scenario());
+            showComparison();
+        });
+    compare->addAction(tr("&Open Scenarios to Compare..."), this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Scenarios to compare"), QFileInfo(m_path).absolutePath(),
+            tr("vramplan scenarios (*.vramplan.json *.json)"));
+        if (!paths.isEmpty())
+            compareFiles(paths);
+    });
+    compare->addAction(tr("Open &Comparison..."), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open comparison"), QString(),
+                                         tr("vramplan comparisons (*.vramplan-comparison.json)"));
+        if (path.isEmpty())
+            return;
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return showProblem(tr("Cannot open the comparison"), QFileInfo(path).fileName() +
+                                                                     QStringLiteral(": ") +
+                                                                     file.errorString());
+        auto parsed = comparisonFromText(file.read(64 << 20).toStdString());
+        if (!parsed)
+            return showProblem(tr("Cannot open the comparison"),
+                               QFileInfo(path).fileName() + QStringLiteral(": ") +
+                                   QString::fromStdString(parsed.error));
+        m_comparison->setComparison(*parsed.value);
+        showComparison();
+    });
+    compare->addAction(tr("&Save Comparison As..."), this, [this] {
+        QString path = QFileDialog::getSaveFileName(
+            this, tr("Save comparison"), QStringLiteral("comparison.vramplan-comparison.json"),
+            tr("vramplan comparisons (*.vramplan-comparison.json)"));
+        if (path.isEmpty())
+            return;
+        QSaveFile file(path);
+        const QByteArray text =
+            QByteArray::fromStdString(comparisonToJson(m_comparison->comparison()).dump(2) + "\n");
+        if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
+            showProblem(tr("Cannot save the comparison"),
+                        QFileInfo(path).fileName() + QStringLiteral(": ") + file.errorString());
+    });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     auto *units = new QActionGroup(this);
@@ -313,16 +368,49 @@ QString MainWindow::exportChart(const QString &chart, const QString &path)
     } else if (chart == QLatin1String("gpus")) {
         plot = m_gpuCurve->plot();
         title = tr("Memory vs GPU count");
+    } else if (chart == QLatin1String("comparison")) {
+        plot = m_comparison->plot();
+        title = tr("Scenarios compared: memory per GPU");
     } else if (chart == QLatin1String("timeline")) {
         plot = m_timeline->plot();
         title = tr("Memory through one training step");
     } else {
-        return tr("%1: unknown chart (breakdown, batch, sequence, gpus or timeline)").arg(chart);
+        return tr("%1: unknown chart (breakdown, batch, sequence, gpus, timeline or comparison)")
+            .arg(chart);
+    }
+    if (chart == QLatin1String("comparison")) {
+        QStringList labels;
+        for (const auto &e : m_comparison->comparison().entries)
+            labels << QString::fromStdString(e.label);
+        return exportPlot(plot, path, title, labels.join(QStringLiteral(" | ")), QSize(1000, 600));
     }
     const QString name = QString::fromStdString(scenario().name);
     return exportPlot(plot, path, name.isEmpty() ? title : name + QStringLiteral(": ") + title,
                       QString::fromStdString(scenarioSummary(m_controller->estimate(), scenario())),
                       chart == QLatin1String("breakdown") ? QSize(640, 700) : QSize(1000, 600));
+}
+
+void MainWindow::showComparison()
+{
+    m_pages->setCurrentWidget(m_comparison);
+}
+
+bool MainWindow::compareFiles(const QStringList &paths)
+{
+    Comparison comparison;
+    for (const QString &path : paths) {
+        auto parsed = readScenarioFile(path);
+        if (!parsed) {
+            showProblem(tr("Cannot compare"), QString::fromStdString(parsed.error));
+            return false;
+        }
+        QString label = QFileInfo(path).fileName();
+        label.remove(QStringLiteral(".vramplan.json"));
+        comparison.entries.push_back({label.toStdString(), *parsed.value});
+    }
+    m_comparison->setComparison(comparison);
+    showComparison();
+    return true;
 }
 
 QString MainWindow::exportTable(const QString &path)
@@ -448,6 +536,7 @@ const Scenario &MainWindow::scenario() const
 void MainWindow::setUnit(Unit unit)
 {
     m_unit = unit;
+    m_comparison->setUnit(unit);
     Settings::setUnit(unit);
     redraw();
 }

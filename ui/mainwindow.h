@@ -15,6 +15,7 @@ class QUndoStack;
 namespace vramplan::ui {
 
 class BreakdownChart;
+class ComparisonView;
 class ControlsPanel;
 class CurveChart;
 class PlanController;
@@ -65,6 +66,10 @@ public:
     CurveChart *gpuChart() const { return m_gpuCurve; }
     TimelineChart *timelineChart() const { return m_timeline; }
     PlanController *controller() const { return m_controller; }
+    ComparisonView *comparisonView() const { return m_comparison; }
+    void showComparison();
+    // Scenario files opened side by side; false (and a message) if any cannot be read.
+    bool compareFiles(const QStringList &paths);
     QString statusText() const; // what the status bar says, for tests
 
 protected:
@@ -90,6 +95,8 @@ private:
     CurveChart *m_batchCurve, *m_sequenceCurve, *m_gpuCurve;
     TimelineChart *m_timeline;
     QTabWidget *m_curveTabs;
+    QTabWidget *m_pages;
+    ComparisonView *m_comparison;
     QLabel *m_peakLabel, *m_fitLabel, *m_phaseLabel, *m_paramsLabel;
     Unit m_unit = Unit::GiB;
     QUndoStack *m_undo;

@@ -3,6 +3,8 @@
 // slider drag is one undo step; a Hugging Face config.json imports into the model fields.
 
 #include "catalog.h"
+#include "comparison.h"
+#include "comparisonview.h"
 #include "controlspanel.h"
 #include "logslider.h"
 #include "mainwindow.h"
@@ -10,6 +12,7 @@
 #include "scenariofile.h"
 #include "testhelpers.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDomDocument>
 #include <QDoubleSpinBox>
@@ -18,6 +21,7 @@
 #include <QJsonObject>
 #include <QSlider>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -69,6 +73,9 @@ private slots:
     void exportsParse();
     void exportRefusesUnknownFormats();
     void autosaveAndRecovery();
+    void comparisonOfThree();
+    void comparisonFiles_data();
+    void comparisonFiles();
 };
 
 void TestDocument::saveThenLoadIsIdentical()
@@ -337,6 +344,89 @@ void TestDocument::autosaveAndRecovery()
     // Saving the recovered work removes the autosave.
     QVERIFY(recovered.saveTo(dir.filePath(QStringLiteral("rescued.vramplan.json"))));
     QVERIFY(!QFile::exists(autosave));
+}
+
+// A comparison of three scenarios shows three bars with the right totals; the table lists the
+// inputs that differ; rename, reorder and remove work; the comparison file round-trips.
+void TestDocument::comparisonOfThree()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(defaultScenario());
+    std::vector<Scenario> scenarios;
+    for (int64_t zero : {0, 1, 3}) {
+        Scenario s = defaultScenario();
+        s.parallelism.gpus = 8;
+        s.parallelism.zeroStage = zero;
+        scenarios.push_back(s);
+        w.controls()->gpuCount()->spinBox()->setValue(8);
+        w.controls()->zeroBox()->setCurrentIndex(w.controls()->zeroBox()->findData(int(zero)));
+        QCOMPARE(dump(w.scenario()), dump(s));
+        bool added = false; // Compare > Add Current Scenario (Ctrl+D)
+        for (QAction *action : w.findChildren<QAction *>())
+            if (action->text() == QStringLiteral("&Add Current Scenario")) {
+                QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_D));
+                action->trigger();
+                added = true;
+            }
+        QVERIFY(added);
+    }
+    ComparisonView *view = w.comparisonView();
+    QCOMPARE(view->count(), 3);
+    for (int i = 0; i < 3; ++i) {
+        const Estimate e = estimate(scenarios[size_t(i)]);
+        QCOMPARE(view->totalAt(i), e.peak.device / 1073741824.0);
+        for (int c = 0; c < componentCount; ++c)
+            QCOMPARE(view->barValue(i, Component(c)), e.perGpu[size_t(c)] / 1073741824.0);
+    }
+    QVERIFY(view->totalAt(2) < view->totalAt(1) && view->totalAt(1) < view->totalAt(0));
+    // Only the ZeRO stage differs between them.
+    const auto differing = differingInputs(scenarios);
+    QCOMPARE(differing.size(), size_t(1));
+    QCOMPARE(differing[0].path, std::string("parallelism.zero_stage"));
+    QCOMPARE(view->table()->verticalHeaderItem(0)->text(),
+             QStringLiteral("parallelism.zero_stage"));
+
+    view->rename(0, "DDP");
+    view->move(2, 0);
+    QCOMPARE(view->comparison().entries[0].scenario.parallelism.zeroStage, int64_t(3));
+    QCOMPARE(view->comparison().entries[1].label, std::string("DDP"));
+    const std::string text = comparisonToJson(view->comparison()).dump(2);
+    auto reread = comparisonFromText(text);
+    QVERIFY2(reread, reread.error.c_str());
+    QCOMPARE(comparisonToJson(*reread.value).dump(2), text);
+    view->removeAt(1);
+    QCOMPARE(view->count(), 2);
+}
+
+void TestDocument::comparisonFiles_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("not a comparison")
+        << QByteArray(R"({"format":"vramplan-scenario"})") << "format: expected";
+    QTest::newRow("future version")
+        << QByteArray(R"({"format":"vramplan-comparison","version":3,"scenarios":[]})")
+        << "version: 3 is newer";
+    QTest::newRow("bad inner scenario")
+        << QByteArray(
+               R"({"format":"vramplan-comparison","scenarios":[{"label":"a","scenario":{"format":"vramplan-scenario","training":{"micro_batch_size":0}}}]})")
+        << "scenarios[0].scenario.training.micro_batch_size: must be >= 1";
+    QTest::newRow("unknown key in entry")
+        << QByteArray(R"({"format":"vramplan-comparison","scenarios":[{"lable":"a"}]})")
+        << "scenarios[0].lable: unknown key";
+    QTest::newRow("scenarios not a list")
+        << QByteArray(R"({"format":"vramplan-comparison","scenarios":{}})")
+        << "scenarios: must be a list";
+}
+
+void TestDocument::comparisonFiles()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    auto parsed = comparisonFromText(content.toStdString());
+    QVERIFY(!parsed);
+    QVERIFY2(QString::fromStdString(parsed.error).startsWith(expected), parsed.error.c_str());
 }
 
 QTEST_MAIN(TestDocument)
