@@ -37,6 +37,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
+#include <qcustomplot.h>
 
 namespace vramplan::ui {
 
@@ -173,6 +174,14 @@ void MainWindow::buildMenus()
             breakdownTable(m_controller->estimate(), scenario(), TableFormat::Markdown)));
         statusBar()->showMessage(tr("Breakdown table copied as Markdown"), 4000);
     });
+    file->addAction(
+        tr("Copy C&hart"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
+            QCustomPlot *plot = m_pages->currentWidget() == m_comparison ? m_comparison->plot()
+                                                                         : m_breakdown->plot();
+            QApplication::clipboard()->setPixmap(
+                plot->toPixmap(plot->width(), plot->height(), 2.0));
+            statusBar()->showMessage(tr("Chart copied as an image"), 4000);
+        });
     file->addSeparator();
     refreshRecentMenu();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
