@@ -7,8 +7,6 @@
 
 #include "breakdown_table.h"
 #include "catalog.h"
-#include "comparison.h"
-#include "comparisonview.h"
 #include "mainwindow.h"
 #include "scenario_json.h"
 
@@ -17,7 +15,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QStatusBar>
 
 #include <cstdio>
@@ -106,13 +103,8 @@ int main(int argc, char **argv)
         const QString suffix = QFileInfo(out).suffix().toLower();
         window.resize(1280, 800);
         QString why;
-        if (const auto format = vramplan::tableFormatFromExtension(suffix.toStdString())) {
-            QSaveFile file(out);
-            const QByteArray text = QByteArray::fromStdString(
-                vramplan::comparisonTable(window.comparisonView()->comparison(), *format));
-            if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() ||
-                !file.commit())
-                why = QFileInfo(out).fileName() + QStringLiteral(": ") + file.errorString();
+        if (vramplan::tableFormatFromExtension(suffix.toStdString())) {
+            why = window.exportComparisonTable(out);
         } else {
             const QString name =
                 parser.isSet(chart) ? parser.value(chart) : QStringLiteral("comparison");

@@ -151,7 +151,8 @@ void MainWindow::buildMenus()
         {QStringLiteral("batch"), tr("Micro-batch curve...")},
         {QStringLiteral("sequence"), tr("Sequence curve...")},
         {QStringLiteral("gpus"), tr("GPU-count curve...")},
-        {QStringLiteral("timeline"), tr("Step timeline...")}};
+        {QStringLiteral("timeline"), tr("Step timeline...")},
+        {QStringLiteral("comparison"), tr("Comparison chart...")}};
     for (const auto &[chart, label] : charts)
         exports->addAction(label, this, [this, chart] {
             const QString path = QFileDialog::getSaveFileName(
@@ -167,6 +168,14 @@ void MainWindow::buildMenus()
                                          tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md)"));
         if (!path.isEmpty())
             if (const QString problem = exportTable(path); !problem.isEmpty())
+                showProblem(tr("Cannot export"), problem);
+    });
+    exports->addAction(tr("Comparison table..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export comparison table"), QStringLiteral("comparison.csv"),
+            tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md)"));
+        if (!path.isEmpty())
+            if (const QString problem = exportComparisonTable(path); !problem.isEmpty())
                 showProblem(tr("Cannot export"), problem);
     });
     file->addAction(tr("&Copy Table"), QKeySequence::Copy, this, [this] {
@@ -420,6 +429,20 @@ bool MainWindow::compareFiles(const QStringList &paths)
     m_comparison->setComparison(comparison);
     showComparison();
     return true;
+}
+
+QString MainWindow::exportComparisonTable(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    const auto format = tableFormatFromExtension(QFileInfo(path).suffix().toLower().toStdString());
+    if (!format)
+        return name + tr(": unknown table format (csv, json or md)");
+    QSaveFile file(path);
+    const QByteArray text =
+        QByteArray::fromStdString(comparisonTable(m_comparison->comparison(), *format));
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
+        return name + QStringLiteral(": ") + file.errorString();
+    return {};
 }
 
 QString MainWindow::exportTable(const QString &path)

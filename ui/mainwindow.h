@@ -41,6 +41,7 @@ public:
     // the breakdown table to CSV/JSON/Markdown, by the file's extension; "" or why not.
     QString exportChart(const QString &chart, const QString &path);
     QString exportTable(const QString &path);
+    QString exportComparisonTable(const QString &path);
 
     // Unsaved work is written every few seconds after an edit to autosavePath(), and removed
     // when the document is saved or closed cleanly; after a crash it is offered back.
