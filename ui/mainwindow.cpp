@@ -29,7 +29,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -246,12 +245,11 @@ void MainWindow::buildMenus()
             tr("vramplan comparisons (*.vramplan-comparison.json)"));
         if (path.isEmpty())
             return;
-        QSaveFile file(path);
-        const QByteArray text =
-            QByteArray::fromStdString(comparisonToJson(m_comparison->comparison()).dump(2) + "\n");
-        if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
-            showProblem(tr("Cannot save the comparison"),
-                        QFileInfo(path).fileName() + QStringLiteral(": ") + file.errorString());
+        const QString problem = writeTextFile(
+            path,
+            QByteArray::fromStdString(comparisonToJson(m_comparison->comparison()).dump(2) + "\n"));
+        if (!problem.isEmpty())
+            showProblem(tr("Cannot save the comparison"), problem);
     });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -433,30 +431,20 @@ bool MainWindow::compareFiles(const QStringList &paths)
 
 QString MainWindow::exportComparisonTable(const QString &path)
 {
-    const QString name = QFileInfo(path).fileName();
     const auto format = tableFormatFromExtension(QFileInfo(path).suffix().toLower().toStdString());
     if (!format)
-        return name + tr(": unknown table format (csv, json or md)");
-    QSaveFile file(path);
-    const QByteArray text =
-        QByteArray::fromStdString(comparisonTable(m_comparison->comparison(), *format));
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
-        return name + QStringLiteral(": ") + file.errorString();
-    return {};
+        return QFileInfo(path).fileName() + tr(": unknown table format (csv, json or md)");
+    return writeTextFile(
+        path, QByteArray::fromStdString(comparisonTable(m_comparison->comparison(), *format)));
 }
 
 QString MainWindow::exportTable(const QString &path)
 {
-    const QString name = QFileInfo(path).fileName();
     const auto format = tableFormatFromExtension(QFileInfo(path).suffix().toLower().toStdString());
     if (!format)
-        return name + tr(": unknown table format (csv, json or md)");
-    QSaveFile file(path);
-    const QByteArray text =
-        QByteArray::fromStdString(breakdownTable(m_controller->estimate(), scenario(), *format));
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
-        return name + QStringLiteral(": ") + file.errorString();
-    return {};
+        return QFileInfo(path).fileName() + tr(": unknown table format (csv, json or md)");
+    return writeTextFile(path, QByteArray::fromStdString(
+                                   breakdownTable(m_controller->estimate(), scenario(), *format)));
 }
 
 QString MainWindow::defaultAutosavePath()

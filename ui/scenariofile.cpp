@@ -45,13 +45,12 @@ QByteArray scenarioFileText(const Scenario &scenario)
     return QByteArray::fromStdString(scenarioToJson(scenario).dump(2) + "\n");
 }
 
-QString writeScenarioFile(const QString &path, const Scenario &scenario)
+QString writeTextFile(const QString &path, const QByteArray &text)
 {
     QSaveFile file(path);
     const QString name = QFileInfo(path).fileName();
     if (!file.open(QIODevice::WriteOnly))
         return name + QStringLiteral(": ") + file.errorString();
-    const QByteArray text = scenarioFileText(scenario);
     if (file.write(text) != text.size()) {
         const QString why = file.errorString();
         file.cancelWriting();
@@ -60,6 +59,11 @@ QString writeScenarioFile(const QString &path, const Scenario &scenario)
     if (!file.commit())
         return name + QStringLiteral(": ") + file.errorString();
     return {};
+}
+
+QString writeScenarioFile(const QString &path, const Scenario &scenario)
+{
+    return writeTextFile(path, scenarioFileText(scenario));
 }
 
 Parsed<ModelConfig> readHfConfigFile(const QString &path)

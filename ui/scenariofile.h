@@ -13,6 +13,8 @@ namespace vramplan::ui {
 Parsed<Scenario> readScenarioFile(const QString &path);
 // "" on success, else why not ("FILE: No space left on device").
 QString writeScenarioFile(const QString &path, const Scenario &scenario);
+// Writes bytes through QSaveFile: the old file stays whole if anything fails. "" or why not.
+QString writeTextFile(const QString &path, const QByteArray &text);
 // The text a scenario is saved as (stable: saving twice gives the same bytes).
 QByteArray scenarioFileText(const Scenario &scenario);
 
