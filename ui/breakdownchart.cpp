@@ -1,5 +1,7 @@
 #include "breakdownchart.h"
 
+#include "chartstyle.h"
+
 #include <qcustomplot.h>
 
 #include <QEvent>
@@ -108,30 +110,8 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     x->setSubTicks(false);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     x->setTicker(ticker);
-    y->grid()->setPen(QPen(QColor(0xe0, 0xe0, 0xe0), 0));
-    y->grid()->setSubGridVisible(false);
-    const QPen axisPen(QColor(0x75, 0x75, 0x75), 0);
-    for (QCPAxis *axis : {x, y}) {
-        axis->setBasePen(axisPen);
-        axis->setTickPen(axisPen);
-        axis->setSubTickPen(axisPen);
-    }
-
-    QCPBars *below = nullptr;
-    for (int i = 0; i < componentCount; ++i) {
-        const auto c = static_cast<Component>(i);
-        auto *bars = new QCPBars(x, y);
-        bars->setName(componentName(c));
-        bars->setWidth(barWidth);
-        bars->setBrush(componentColor(c));
-        // A thin white edge keeps neighbouring segments apart where two colours are close.
-        bars->setPen(QPen(Qt::white, 1));
-        bars->setSelectable(QCP::stNone);
-        if (below)
-            bars->moveAbove(below);
-        below = bars;
-        m_bars[i] = bars;
-    }
+    styleAxes(m_plot);
+    m_bars = addComponentBars(x, y, barWidth);
     // Legend rows top-down in the order the segments stack, so each name sits level with its
     // colour's place in the bar.
     m_plot->legend->clearItems();
@@ -330,16 +310,10 @@ void BreakdownChart::changeEvent(QEvent *event)
 
 void BreakdownChart::applyFonts()
 {
-    // QCustomPlot copies the widget font into each element when it is created; follow later
-    // changes (system font, zoom) by hand.
     const QFont base = font();
     QFont bold = base;
     bold.setBold(true);
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setLabelFont(base);
-        axis->setTickLabelFont(base);
-    }
-    m_plot->legend->setFont(base);
+    applyBaseFonts(m_plot, base);
     const int h = QFontMetrics(base).height();
     m_plot->legend->setIconSize(h, h);
     // QCustomPlot sizes an entry to the font's height and clips it there, which shaves off

@@ -1,5 +1,7 @@
 #include "curvechart.h"
 
+#include "chartstyle.h"
+
 #include <qcustomplot.h>
 
 #include <QEvent>
@@ -66,18 +68,8 @@ CurveChart::CurveChart(QWidget *parent)
     m_plot->legend->setBrush(Qt::NoBrush);
 
     m_logTicker->setSubTickCount(0);
-    QCPAxis *x = m_plot->xAxis;
-    QCPAxis *y = m_plot->yAxis;
-    y->setLabel(QStringLiteral("Memory per GPU (GiB)"));
-    const QPen gridPen(QColor(0xe0, 0xe0, 0xe0), 0);
-    const QPen axisPen(QColor(0x75, 0x75, 0x75), 0);
-    for (QCPAxis *axis : {x, y}) {
-        axis->grid()->setPen(gridPen);
-        axis->grid()->setSubGridVisible(false);
-        axis->setBasePen(axisPen);
-        axis->setTickPen(axisPen);
-        axis->setSubTickPen(axisPen);
-    }
+    m_plot->yAxis->setLabel(QStringLiteral("Memory per GPU (GiB)"));
+    styleAxes(m_plot);
 
     m_capacityLine = new QCPItemStraightLine(m_plot);
     m_capacityLine->setPen(QPen(capacityColor(), 1.5, Qt::DashLine));
@@ -448,17 +440,11 @@ void CurveChart::resizeEvent(QResizeEvent *event)
 
 void CurveChart::applyFonts()
 {
-    // QCustomPlot copies the widget font into each element when it is created; follow later
-    // changes (system font, zoom) by hand.
     const QFont base = font();
     QFont bold = base;
     bold.setBold(true);
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setLabelFont(base);
-        axis->setTickLabelFont(base);
-    }
+    applyBaseFonts(m_plot, base);
     m_title->setFont(bold);
-    m_plot->legend->setFont(base);
     const int h = QFontMetrics(base).height();
     m_plot->legend->setIconSize(int(h * 1.4), h);
     // QCustomPlot sizes an entry to the font's height and clips it there, which shaves off

@@ -1,5 +1,7 @@
 #include "timelinechart.h"
 
+#include "chartstyle.h"
+
 #include <qcustomplot.h>
 
 #include <QEvent>
@@ -89,29 +91,8 @@ TimelineChart::TimelineChart(QWidget *parent)
     x->grid()->setVisible(false);
     x->setTickLength(0, 0);
     x->setSubTicks(false);
-    y->grid()->setPen(QPen(QColor(0xe0, 0xe0, 0xe0), 0));
-    y->grid()->setSubGridVisible(false);
-    const QPen axisPen(QColor(0x75, 0x75, 0x75), 0);
-    for (QCPAxis *axis : {x, y}) {
-        axis->setBasePen(axisPen);
-        axis->setTickPen(axisPen);
-        axis->setSubTickPen(axisPen);
-    }
-
-    QCPBars *below = nullptr;
-    for (int i = 0; i < componentCount; ++i) {
-        const auto c = static_cast<Component>(i);
-        auto *bars = new QCPBars(x, y);
-        bars->setName(componentName(c));
-        bars->setWidth(barWidth);
-        bars->setBrush(componentColor(c));
-        bars->setPen(QPen(Qt::white, 1));
-        bars->setSelectable(QCP::stNone);
-        if (below)
-            bars->moveAbove(below);
-        below = bars;
-        m_bars[size_t(i)] = bars;
-    }
+    styleAxes(m_plot);
+    m_bars = addComponentBars(x, y, barWidth);
     m_plot->legend->clearItems();
 
     m_plot->addLayer(QStringLiteral("markers"), m_plot->layer(QStringLiteral("main")),
@@ -317,16 +298,10 @@ void TimelineChart::changeEvent(QEvent *event)
 
 void TimelineChart::applyFonts()
 {
-    // QCustomPlot copies the widget font into each element when it is created; follow later
-    // changes (system font, zoom) by hand.
     const QFont base = font();
     QFont bold = base;
     bold.setBold(true);
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setLabelFont(base);
-        axis->setTickLabelFont(base);
-    }
-    m_plot->legend->setFont(base);
+    applyBaseFonts(m_plot, base);
     const int h = QFontMetrics(base).height();
     m_plot->legend->setIconSize(h, h);
     m_capacityLabel->setFont(base);
