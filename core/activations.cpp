@@ -67,6 +67,30 @@ void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_v
                    d.tokens * perToken * double(c.t.finetune.loraRank) * d.c / d.tp});
 }
 
+// LitGPT's LoRAQKVLinear adapts q, k and v of the fused qkv projection together: one dropout on
+// the shared input, one lora_A for the enabled parts, and, unless all three are enabled,
+// zero_pad's index_copy, whose backward keeps its whole source (the adapters' output for the
+// enabled parts) (lit_gpt/lora.py LoRAQKVLinear.forward, zero_pad).
+void addLitgptQkvLora(const StageContext &c, const Dims &d, Inventory &inv)
+{
+    if (!c.lora)
+        return;
+    const bool q = isLoraTarget(c.t.finetune, "q_proj");
+    const bool k = isLoraTarget(c.t.finetune, "k_proj");
+    const bool v = isLoraTarget(c.t.finetune, "v_proj");
+    const int enabled = int(q) + int(k) + int(v);
+    if (enabled == 0)
+        return;
+    if (c.t.finetune.loraDropout > 0)
+        inv.push_back({"LoRA dropout mask and output (one for q, k, v)", "b*s*h*(1 + c)",
+                       d.tokens * d.h * (1 + d.c)});
+    inv.push_back({"LoRA A output (saved by B)", "b*s*r*c per enabled part",
+                   d.tokens * double(c.t.finetune.loraRank) * enabled * d.c});
+    if (enabled < 3)
+        inv.push_back({"LoRA update kept by zero_pad's index_copy", "b*s*(enabled q/k/v widths)*c",
+                       d.tokens * ((q ? d.qWidth : 0) + double(int(k) + int(v)) * d.kvWidth) * d.c});
+}
+
 void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSaved)
 {
     const bool rms = c.m.norm == NormType::RmsNorm;
@@ -90,8 +114,15 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         {"query (saved by attention)", "b*s*a*d*c", d.tokens * d.qWidth * d.c, false, true});
     inv.push_back({"key (saved by attention)", "b*s*kv*d*c (HF repeats K to all heads)",
                    d.tokens * d.kvSavedWidth * d.c});
-    inv.push_back({"value (saved by attention)", "b*s*kv*d*c (HF repeats V to all heads)",
-                   d.tokens * d.kvSavedWidth * d.c});
+    if (c.s.framework == Framework::Litgpt && c.m.kvHeads == c.m.attentionHeads)
+        // LitGPT splits the fused qkv output into views; with one query per group, v stays a
+        // view that keeps the whole qkv buffer (q and k are replaced by their RoPE'd copies)
+        // (litgpt/model.py CausalSelfAttention.forward: qkv.split, v.reshape).
+        inv.push_back({"value, a view holding the whole qkv output (LitGPT)", "b*s*(a + 2kv)*d*c",
+                       d.tokens * (d.qWidth + 2 * d.kvWidth) * d.c});
+    else
+        inv.push_back({"value (saved by attention)", "b*s*kv*d*c (HF repeats V to all heads)",
+                       d.tokens * d.kvSavedWidth * d.c});
     if (eager) {
         // Softmax keeps its output; HF computes it in fp32 (Llama: softmax(dtype=float32);
         // GPT-2/BERT under autocast or fp32) and casts back; Megatron's fused kernel stays in
@@ -117,9 +148,13 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         inv.push_back({"softmax logsumexp per row", "b*a*s*4",
                        d.tokens * d.qWidth / double(c.m.headDim) * 4, false, true});
     }
-    addLora(c, d, inv, "q_proj", d.h, true);
-    addLora(c, d, inv, "k_proj", d.h, true);
-    addLora(c, d, inv, "v_proj", d.h, true);
+    if (c.s.framework == Framework::Litgpt) {
+        addLitgptQkvLora(c, d, inv);
+    } else {
+        addLora(c, d, inv, "q_proj", d.h, true);
+        addLora(c, d, inv, "k_proj", d.h, true);
+        addLora(c, d, inv, "v_proj", d.h, true);
+    }
     addLora(c, d, inv, "o_proj", d.qWidth, false);
 }
 
@@ -202,6 +237,12 @@ LossBytes lossBytes(const StageContext &c)
         return {lc + 4, lc + 4, "logits and fused vocab-parallel cross-entropy",
                 "megatron/core/tensor_parallel/cross_entropy.py"};
     case Framework::Litgpt:
+        // Fabric converts the module's output to the default dtype (fp32): fp32 logits, then
+        // chunked cross-entropy keeps each chunk's fp32 log-softmax; the full-fine-tune script
+        // reshapes the shifted logits into one more fp32 copy first (lightning/fabric/wrappers.py
+        // _FabricModule.forward convert_output; litgpt/utils.py chunked_cross_entropy).
+        return {c.full ? 12.0 : 8.0, 8.0, "fp32 logits (Fabric output) and chunked cross-entropy",
+                "lightning fabric convert_output; litgpt chunked_cross_entropy"};
     case Framework::Pytorch:
         // Cross-entropy on logits in the compute dtype: logits and log-softmax, then the
         // gradient (LitGPT chunks the head but keeps every chunk's log-softmax).
@@ -227,6 +268,35 @@ LossBytes lossBytes(const StageContext &c)
     // (modeling_llama.py LlamaForCausalLM.forward; later versions: loss_utils.ForCausalLMLoss).
     return {lc < 4 ? lc + 12 : 12, 16, "logits, fp32 upcast and cross-entropy",
             "transformers modeling_llama.py LlamaForCausalLM.forward"};
+}
+
+// LitGPT's finetune scripts (finetune/lora.py, full.py; litgpt/finetune/*) validate every
+// eval interval under torch.no_grad: full logits, `logits[..., :-1, :]` reshaped into a copy and
+// a non-chunked cross-entropy (its log-softmax): three b*s*V blocks. Then they sample a reply
+// with a KV cache of one sequence sized to the model's max_seq_length (set_kv_cache(batch_size
+// =1)), which the scripts set to the longest training sample. Both peaks count towards the
+// max_memory_allocated they print at the end.
+void addLitgptEvaluation(const StageContext &c, const Dims &d, double vocab, ItemSink &out)
+{
+    constexpr auto LL = Component::LogitsAndLoss;
+    constexpr auto T = Component::Temporary;
+    const unsigned validation = phaseBit(Phase::Validation);
+    const unsigned generation = phaseBit(Phase::Generation);
+    out.add(LL, "validation logits, shifted copy and log-softmax", "b*s*V*3c",
+            "litgpt finetune validate(), chunked_cross_entropy(chunk_size=0)",
+            d.tokens * vocab * 3 * d.c, 1, validation);
+    // Without autograd a layer's intermediates are freed as soon as they are used: the widest
+    // moment is the MLP (input, its two projections and their product).
+    out.add(T, "one layer's forward intermediates (no grad)", "b*s*(2h + 3f)*c",
+            "forward under torch.no_grad", d.tokens * (2 * d.h + 3 * d.ffn) * d.c, 1, validation);
+    const double sequence = double(c.t.sequenceLength) / double(c.cp);
+    out.add(Component::Activations, "KV cache of one sample (generation)",
+            "2 * s * kv * d * c per layer", "litgpt GPT.set_kv_cache(batch_size=1)",
+            2 * sequence * std::max(d.kvWidth, double(c.m.headDim)) * d.c, double(c.stageLayers),
+            generation);
+    out.add(T, "prompt prefill: one layer's intermediates and next-token logits",
+            "s*(2h + 3f)*c + V*(c + 4)", "litgpt generate()",
+            sequence * (2 * d.h + 3 * d.ffn) * d.c + vocab * (d.c + 4), 1, generation);
 }
 
 } // namespace
@@ -365,10 +435,14 @@ void addActivations(const StageContext &c, ItemSink &out)
     out.add(LL, "cross-entropy backward: log-softmax and logits gradients",
             "b*s*V*bytes (start of backward)", loss.source, d.tokens * vocab * loss.backward, 1,
             phaseBit(Phase::LossBackward));
-    if (c.s.framework == Framework::Litgpt)
-        // LitGPT's validation computes full logits and a non-chunked cross-entropy under no_grad.
-        out.add(LL, "validation logits and cross-entropy", "b*s*V*2c", "litgpt finetune validate()",
-                d.tokens * vocab * 2 * d.c, 1, phaseBit(Phase::Validation));
+    if (c.s.framework == Framework::Litgpt) {
+        // The training loop's `logits` (fp32, from Fabric) lives until the next step's forward.
+        out.add(LL, "fp32 logits held by the training loop", "b*s*V*4",
+                "litgpt finetune train(): logits = model(input_ids)", d.tokens * vocab * 4, 1,
+                phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd) |
+                    phaseBit(Phase::OptimizerStep));
+        addLitgptEvaluation(c, d, vocab, out);
+    }
 }
 
 } // namespace vramplan

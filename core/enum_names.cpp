@@ -48,6 +48,8 @@ VRAMPLAN_ENUM_TABLE(Framework, {Framework::Transformers, "transformers"},
                     {Framework::Pytorch, "pytorch"}, {Framework::Litgpt, "litgpt"},
                     {Framework::Torchtune, "torchtune"}, {Framework::Torchtitan, "torchtitan"},
                     {Framework::Megatron, "megatron"}, {Framework::Deepspeed, "deepspeed"})
+VRAMPLAN_ENUM_TABLE(MemoryMetric, {MemoryMetric::Allocated, "allocated"},
+                    {MemoryMetric::Reserved, "reserved"}, {MemoryMetric::Device, "device"})
 
 #undef VRAMPLAN_ENUM_TABLE
 

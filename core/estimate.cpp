@@ -130,6 +130,16 @@ void addInference(const StageContext &c, ItemSink &out)
                 double(c.t.microBatchSize) * double(c.m.vocabSize) * (c.act + 4), 1, fwd);
 }
 
+// A calibration's activation scale: what the user's run showed against the inventory, applied
+// to every batch- and sequence-dependent term (activations, logits, temporaries).
+void scaleToCalibration(Estimate &e, double scale)
+{
+    for (auto &item : e.items)
+        if (item.component == Component::Activations ||
+            item.component == Component::LogitsAndLoss || item.component == Component::Temporary)
+            item.perUnit *= scale;
+}
+
 void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
 {
     // Phase totals from what is alive in each phase (inside the caching allocator).
@@ -144,15 +154,16 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
             if (!item.aliveIn(static_cast<Phase>(i)))
                 continue;
             auto &ph = e.phases[i];
-            ph.present = true;
+            // Validation and generation are moments of interest only where the framework has
+            // them: an item of their own, not only the steady states that live everywhere.
+            if (!(evaluationPhases & phaseBit(ph.phase)) || (item.phases & trainingPhases) == 0)
+                ph.present = true;
             if (!item.outsideAllocator) {
                 ph.allocated += item.bytes();
                 ph.byComponent[static_cast<int>(item.component)] += item.bytes();
             }
         }
     }
-    // Validation only counts where a framework has it; a phase with nothing of its own (only
-    // steady states) is not a moment of interest.
     Phase peakPhase = Phase::Forward;
     double peakAllocated = -1;
     for (int i = 0; i < phaseCount; ++i) {
@@ -183,27 +194,41 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
         const double transient = ph.byComponent[int(Component::Activations)] +
                                  ph.byComponent[int(Component::LogitsAndLoss)] +
                                  ph.byComponent[int(Component::Temporary)];
-        const bool afterLoss = ph.phase != Phase::Forward && ph.phase != Phase::Validation;
+        const bool afterLoss = ph.phase != Phase::Forward && !(evaluationPhases & phaseBit(ph.phase));
         reserved =
             std::max(reserved, ph.allocated + slackOfTransient * transient +
                                    slackOfAll * ph.allocated + (afterLoss ? fragmentedBytes : 0.0));
     }
-    const double slack = std::max(0.0, reserved - e.peak.allocated);
+    // A calibration's overhead moves the allocator slack (fitted to a reserved figure) or what
+    // lies beside the allocator (fitted to nvidia-smi), never below zero.
+    const Calibration &cal = s.calibration;
+    const double slackOverhead =
+        cal.present && cal.metric == MemoryMetric::Reserved ? cal.overheadBytes : 0.0;
+    const double outsideOverhead =
+        cal.present && cal.metric == MemoryMetric::Device ? cal.overheadBytes : 0.0;
+    const double modelledSlack = std::max(0.0, reserved - e.peak.allocated);
+    const double slack = std::max(0.0, modelledSlack + slackOverhead);
     const double context = cudaContextBytes(s.gpu.architecture);
     const double nccl = s.parallelism.gpus > 1 ? ncclBytes : 0.0;
+    const double calibratedOutside = std::max(-(context + nccl), outsideOverhead);
     e.peak.reserved = e.peak.allocated + slack;
-    e.peak.device = e.peak.reserved + context + nccl + outside;
+    e.peak.device = e.peak.reserved + context + nccl + calibratedOutside + outside;
 
     ItemSink sink(e);
     constexpr auto F = Component::Framework;
     sink.add(F, "caching allocator slack (reserved - allocated)",
              "8% of transient + 2% of allocated at the peak + freed 16-bit logits block",
              "measured pairs, see docs/accuracy.md", slack, 1, phaseBit(peakPhase));
+    // A negative fit shrinks the modelled context (then NCCL); a positive one is its own item.
+    const double contextShown = std::max(0.0, context + std::min(0.0, calibratedOutside));
+    const double ncclShown = nccl + std::min(0.0, calibratedOutside) + (context - contextShown);
     sink.add(F, "CUDA context and kernels", "per architecture", "transformers perf docs; torch 2.x",
-             context, 1, allPhases, true);
-    sink.add(F, "NCCL buffers", "communicators of a multi-GPU job", "NCCL_BUFFSIZE defaults", nccl,
-             1, allPhases, true);
-    e.perGpu[static_cast<int>(F)] = slack + context + nccl;
+             contextShown, 1, allPhases, true);
+    sink.add(F, "NCCL buffers", "communicators of a multi-GPU job", "NCCL_BUFFSIZE defaults",
+             ncclShown, 1, allPhases, true);
+    sink.add(F, "overhead fitted to your run (beside the allocator)",
+             "measured nvidia-smi - modelled", "calibration", calibratedOutside, 1, allPhases, true);
+    e.perGpu[static_cast<int>(F)] = slack + context + nccl + calibratedOutside;
 
     bool clamped = false;
     auto clamp = [&](double &v) {
@@ -267,6 +292,8 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
     } else {
         addInference(c, sink);
     }
+    if (s.calibration.present)
+        scaleToCalibration(e, s.calibration.activationScale);
     const double tp = double(c.tp);
     e.symbols = {c.microBatch,
                  double(s.training.sequenceLength) / double(c.cp),
@@ -367,8 +394,9 @@ std::string_view componentLabel(Component c)
 
 std::string_view phaseKey(Phase p)
 {
-    static constexpr std::string_view keys[] = {"forward",  "backward",       "backward",
-                                                "backward", "optimizer_step", "validation"};
+    static constexpr std::string_view keys[] = {"forward",        "backward",   "backward",
+                                                "backward",       "optimizer_step", "validation",
+                                                "generation"};
     return keys[static_cast<int>(p)];
 }
 
@@ -376,7 +404,8 @@ std::string_view phaseLabel(Phase p)
 {
     static constexpr std::string_view labels[] = {
         "end of forward",  "start of backward (loss)", "backward of the last layer",
-        "end of backward", "optimizer step",           "validation pass"};
+        "end of backward", "optimizer step",           "validation pass",
+        "text generation"};
     return labels[static_cast<int>(p)];
 }
 

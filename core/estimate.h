@@ -47,9 +47,10 @@ enum class Phase
     LayerBackward,
     BackwardEnd,
     OptimizerStep,
-    Validation
+    Validation, // a no-grad pass over validation batches with full logits (LitGPT)
+    Generation  // sampling text with a KV cache between steps (LitGPT's finetune scripts)
 };
-constexpr int phaseCount = 6;
+constexpr int phaseCount = 7;
 std::string_view phaseKey(Phase p);   // "backward" (what SPEC's "peak.phase" holds)
 std::string_view phaseLabel(Phase p); // "start of backward"
 
@@ -58,7 +59,8 @@ constexpr unsigned phaseBit(Phase p)
     return 1u << static_cast<unsigned>(p);
 }
 constexpr unsigned allPhases = (1u << phaseCount) - 1;
-constexpr unsigned trainingPhases = allPhases & ~phaseBit(Phase::Validation);
+constexpr unsigned evaluationPhases = phaseBit(Phase::Validation) | phaseBit(Phase::Generation);
+constexpr unsigned trainingPhases = allPhases & ~evaluationPhases;
 
 // One named quantity: `count` units (layers, tensors) of `perUnit` bytes each.
 struct Item

@@ -212,6 +212,26 @@ struct GpuConfig
     double memoryGiB = 80.0;  // usable capacity in GiB (2^30 bytes)
 };
 
+// The three numbers measured in the wild (SPEC §2): torch.cuda.max_memory_allocated(),
+// max_memory_reserved(), and nvidia-smi's per-process memory.
+enum class MemoryMetric
+{
+    Allocated,
+    Reserved,
+    Device
+};
+
+// What the user measured for this scenario and the terms fitted to it (calibration.h): the
+// estimate then reproduces the measurement, and nearby scenarios move from there.
+struct Calibration
+{
+    bool present = false;
+    MemoryMetric metric = MemoryMetric::Reserved;
+    double measuredBytes = 0;
+    double activationScale = 1.0; // multiplies activations, logits and temporaries
+    double overheadBytes = 0;     // added to allocator slack (reserved) or beside it (device)
+};
+
 struct Scenario
 {
     std::string name;
@@ -220,6 +240,7 @@ struct Scenario
     ParallelConfig parallelism;
     Framework framework = Framework::Transformers;
     GpuConfig gpu;
+    Calibration calibration;
 };
 
 } // namespace vramplan

@@ -235,6 +235,23 @@ bool readGpu(const json &document, GpuConfig &g, std::string &error)
     return r.ok();
 }
 
+// What the user measured and the terms fitted to it (calibration.h); absent in most files.
+bool readCalibration(const json &document, Calibration &c, std::string &error)
+{
+    if (!present(document, "calibration"))
+        return true;
+    JsonReader r(document["calibration"], "calibration", error);
+    c.present = true;
+    if (!r.enumeration("metric", c.metric) && r.ok())
+        return r.fail("calibration.metric", "is missing (allocated, reserved or device)");
+    if (!r.number("measured_bytes", c.measuredBytes, 0.0, 1.0e15, true) && r.ok())
+        return r.fail("calibration.measured_bytes", "is missing");
+    r.number("activation_scale", c.activationScale, 0.05, 20.0);
+    r.number("overhead_bytes", c.overheadBytes, -1.0e15, 1.0e15);
+    r.finish();
+    return r.ok();
+}
+
 // Constraints between sections: the layout must fit the GPU count and the model's shapes.
 bool checkLayout(const Scenario &s, std::string &error)
 {
@@ -371,12 +388,13 @@ Parsed<Scenario> scenarioFromJson(const json &document)
     top.object("training");
     top.object("parallelism");
     top.object("gpu");
-    // "measured", "calibration" and the like belong to other tools' files that embed a scenario.
+    top.object("calibration");
     top.finish();
     if (!top.ok())
         return Parsed<Scenario>::fail(error);
     if (!readModel(document, s.model, error) || !readTraining(document, s.training, error) ||
         !readParallelism(document, s.parallelism, error) || !readGpu(document, s.gpu, error) ||
+        !readCalibration(document, s.calibration, error) ||
         !checkLayout(s, error))
         return Parsed<Scenario>::fail(error);
     return Parsed<Scenario>::ok(std::move(s));
@@ -540,6 +558,11 @@ json scenarioToJson(const Scenario &s)
         out["gpu"]["preset"] = s.gpu.preset;
     if (!s.gpu.architecture.empty())
         out["gpu"]["architecture"] = s.gpu.architecture;
+    if (const auto &c = s.calibration; c.present)
+        out["calibration"] = {{"metric", toString(c.metric)},
+                              {"measured_bytes", c.measuredBytes},
+                              {"activation_scale", c.activationScale},
+                              {"overhead_bytes", c.overheadBytes}};
     return out;
 }
 

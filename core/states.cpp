@@ -8,11 +8,14 @@
 namespace vramplan {
 namespace {
 
-constexpr unsigned steadyPhases = trainingPhases;
+// Weights and optimizer states persist through the whole run, validation and generation
+// included; gradients are freed by zero_grad before a validation pass.
+constexpr unsigned steadyPhases = allPhases;
 constexpr unsigned gradientPhases = phaseBit(Phase::BackwardEnd) | phaseBit(Phase::OptimizerStep);
 constexpr unsigned backwardPhases =
     phaseBit(Phase::LossBackward) | phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
-constexpr unsigned computePhases = phaseBit(Phase::Forward) | backwardPhases;
+// Validation and generation are forward passes: per-layer gathers happen there too.
+constexpr unsigned computePhases = phaseBit(Phase::Forward) | backwardPhases | evaluationPhases;
 
 // bitsandbytes NF4 (Dettmers et al. 2023, QLoRA §3): 4-bit codes, one 8-bit absmax per 64
 // weights after double quantisation, and one fp32 second-level constant per 256 blocks.
@@ -152,9 +155,9 @@ void addModelStates(const StageContext &c, ItemSink &out)
 
     // Gradients exist from backward to the optimizer step (zero_grad(set_to_none=True) frees
     // them); with accumulation they also live through the next micro-batches' forward.
-    const unsigned gradLife = c.t.gradientAccumulationSteps > 1 || fw == Framework::Megatron
-                                  ? steadyPhases
-                                  : gradientPhases;
+    const unsigned gradLife = fw == Framework::Megatron            ? steadyPhases
+                              : c.t.gradientAccumulationSteps > 1 ? trainingPhases
+                                                                  : gradientPhases;
     double largestTensor = 0; // elements of the largest local weight
     for (const auto &t : c.layer)
         largestTensor = std::max(largestTensor,
