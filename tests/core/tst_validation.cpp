@@ -2,10 +2,14 @@
 // shared_published.json, copied from shared/validation) and the project's own measurements
 // (tests/data/measured/*.json, same format). Prints every run's error.
 //
-// Bounds (issue "Estimator core"): mean absolute error <= 12%, median <= 8%, and every run
-// reported out of memory predicted not to fit. Every run off by more than 25% must be named,
-// with its explanation, in docs/accuracy.md.
+// Bounds: issue 5 ("Measure real memory") asks for a mean absolute error <= 8% and a median
+// <= 5% on the published runs, every out-of-memory run predicted not to fit. Until both hold
+// this test is a ratchet holding the best figures reached so far (mean 8.4%, median 5.0%): it
+// only ever tightens. Every run off by more than 25% must be named, with its explanation, in
+// docs/accuracy.md. The error band drawn on the charts (calibration.h) must match the spread
+// of measured / predicted seen here.
 
+#include "calibration.h"
 #include "estimate.h"
 #include "testhelpers.h"
 
@@ -84,6 +88,7 @@ class TestValidation : public QObject
 
 private slots:
     void publishedRuns();
+    void errorBandMatchesTheRuns();
     void largeErrorsAreExplained();
     void fixturesInStep_data();
     void fixturesInStep();
@@ -122,9 +127,43 @@ void TestValidation::publishedRuns()
     const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
     std::printf("runs %zu: mean absolute error %.1f%%, median %.1f%%, worst %.1f%%\n", n,
                 mean * 100, median * 100, errors.back() * 100);
-    QVERIFY2(mean <= 0.12, qPrintable(QString("mean absolute error %1% > 12%").arg(mean * 100)));
-    QVERIFY2(median <= 0.08,
-             qPrintable(QString("median absolute error %1% > 8%").arg(median * 100)));
+    // Ratchet towards issue 5's 8% / 5% (see the top of this file).
+    constexpr double meanBound = 0.085, medianBound = 0.050;
+    QVERIFY2(mean <= meanBound, qPrintable(QString("mean absolute error %1% > %2%")
+                                               .arg(mean * 100)
+                                               .arg(meanBound * 100)));
+    QVERIFY2(median <= medianBound, qPrintable(QString("median absolute error %1% > %2%")
+                                                   .arg(median * 100)
+                                                   .arg(medianBound * 100)));
+}
+
+// The band the charts draw: the 10th and 90th percentiles of measured / predicted.
+void TestValidation::errorBandMatchesTheRuns()
+{
+    QString problem;
+    const auto runs = evaluate(test::dataPath("measured/shared_published.json"), problem);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    std::vector<double> ratios;
+    for (const auto &r : runs)
+        if (r.metric != "oom")
+            ratios.push_back(r.measured / r.predicted);
+    std::sort(ratios.begin(), ratios.end());
+    auto percentile = [&](double q) {
+        const double at = q * double(ratios.size() - 1);
+        const size_t i = size_t(at);
+        const double frac = at - double(i);
+        return i + 1 < ratios.size() ? ratios[i] * (1 - frac) + ratios[i + 1] * frac : ratios[i];
+    };
+    const double low = percentile(0.10), high = percentile(0.90);
+    std::printf("measured / predicted: 10th percentile %.3f, 90th %.3f\n", low, high);
+    QVERIFY2(std::fabs(low - validationErrorBand.low) <= 0.01,
+             qPrintable(QString("validationErrorBand.low is %1, the runs give %2")
+                            .arg(validationErrorBand.low)
+                            .arg(low, 0, 'f', 3)));
+    QVERIFY2(std::fabs(high - validationErrorBand.high) <= 0.01,
+             qPrintable(QString("validationErrorBand.high is %1, the runs give %2")
+                            .arg(validationErrorBand.high)
+                            .arg(high, 0, 'f', 3)));
 }
 
 void TestValidation::largeErrorsAreExplained()
