@@ -1,6 +1,7 @@
 // vramplan-cli: the estimator for scripts (SPEC §3, "Command line"). Bad input exits with
 // status 2 and one line on stderr naming the file, the field and the problem.
 
+#include "calibration.h"
 #include "catalog.h"
 #include "enum_names.h"
 #include "estimate.h"
@@ -37,6 +38,9 @@ const char *usage =
     "  max-batch FILE                                            largest micro-batch that fits\n"
     "  max-sequence FILE                                         longest sequence that fits\n"
     "  min-gpus FILE                                             fewest GPUs that fit\n"
+    "  calibrate FILE --metric allocated|reserved|device --measured SIZE\n"
+    "                                       the scenario fitted to a measured peak (SIZE: 17.2GB,\n"
+    "                                       16GiB or bytes), as scenario JSON\n"
     "  presets | gpus                                            list the built-in catalog\n";
 
 [[noreturn]] void fail(const std::string &where, const std::string &problem)
@@ -94,6 +98,7 @@ struct Options
     std::string format = "json";
     std::string units = "gib";
     std::string vary;
+    std::string metric, measured;
     bool useDefault = false;
 };
 
@@ -117,6 +122,10 @@ Options parseOptions(int argc, char **argv)
             o.vary = value("--vary");
         else if (arg.rfind("--vary=", 0) == 0)
             o.vary = arg.substr(7);
+        else if (arg == "--metric")
+            o.metric = value("--metric");
+        else if (arg == "--measured")
+            o.measured = value("--measured");
         else if (arg == "--default")
             o.useDefault = true;
         else if (arg.size() > 1 && arg[0] == '-' && arg != "-")
@@ -265,6 +274,47 @@ int commandList(const std::string &what)
     return 0;
 }
 
+// "17.2GB", "16 GiB", "512MiB" or a plain number of bytes.
+double parseSize(const std::string &text)
+{
+    const char *begin = text.c_str();
+    char *end = nullptr;
+    const double number = std::strtod(begin, &end);
+    if (end == begin || !std::isfinite(number) || number <= 0)
+        fail("--measured", "expected a size such as 17.2GB, 16GiB or 1234567890, got '" + text +
+                               "'");
+    std::string unit(end);
+    unit.erase(0, unit.find_first_not_of(' '));
+    for (char &ch : unit)
+        ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    static const std::pair<const char *, double> units[] = {
+        {"", 1.0},          {"b", 1.0},
+        {"kb", 1e3},        {"mb", 1e6},
+        {"gb", 1e9},        {"tb", 1e12},
+        {"kib", 1024.0},    {"mib", 1048576.0},
+        {"gib", 1073741824.0}, {"tib", 1099511627776.0}};
+    for (const auto &[name, scale] : units)
+        if (unit == name)
+            return number * scale;
+    fail("--measured", "unknown unit '" + unit + "' (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+}
+
+int commandCalibrate(const Options &o)
+{
+    Scenario s = loadScenario(oneFile(o, "calibrate"));
+    const auto metric = fromString<MemoryMetric>(o.metric);
+    if (!metric)
+        fail("--metric", "must be allocated, reserved or device, got '" + o.metric + "'");
+    if (o.measured.empty())
+        fail("--measured", "is required (the peak your run measured)");
+    const auto fitted = fitCalibration(s, *metric, parseSize(o.measured));
+    if (!fitted)
+        fail("calibrate", fitted.error);
+    s.calibration = *fitted.value;
+    std::cout << scenarioToJson(s).dump(2) << '\n';
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -298,6 +348,8 @@ int main(int argc, char **argv)
             std::cout << answer << '\n';
             return 0;
         }
+        if (command == "calibrate")
+            return commandCalibrate(o);
         if (command == "presets" || command == "gpus")
             return commandList(command);
     } catch (const std::exception &e) {

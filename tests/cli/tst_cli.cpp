@@ -216,6 +216,8 @@ private slots:
 
     void usage_data();
     void usage();
+    void calibrate_data();
+    void calibrate();
     void badOptions_data();
     void badOptions();
     void catalogLists_data();
@@ -1020,6 +1022,50 @@ void TestCli::badOptions_data()
     QTest::newRow("params without file") << QStringList{"params"} << QStringLiteral("params");
     QTest::newRow("max-batch without file")
         << QStringList{"max-batch"} << QStringLiteral("max-batch");
+    QTest::newRow("calibrate: unknown metric")
+        << QStringList{"calibrate", file, "--metric", "smi", "--measured", "20GB"}
+        << QStringLiteral("--metric: must be allocated, reserved or device, got 'smi'");
+    QTest::newRow("calibrate: no measurement")
+        << QStringList{"calibrate", file, "--metric", "reserved"}
+        << QStringLiteral("--measured: is required");
+    QTest::newRow("calibrate: unknown unit")
+        << QStringList{"calibrate", file, "--metric", "reserved", "--measured", "20XB"}
+        << QStringLiteral("--measured: unknown unit 'xb'");
+    QTest::newRow("calibrate: not a size")
+        << QStringList{"calibrate", file, "--metric", "reserved", "--measured", "lots"}
+        << QStringLiteral("--measured: expected a size");
+    QTest::newRow("calibrate: below the weights")
+        << QStringList{"calibrate", file, "--metric", "allocated", "--measured", "1MB"}
+        << QStringLiteral("calibrate: the measured 0.00 GiB is below");
+}
+
+// The fitted scenario reproduces the measurement when estimated again, in every unit spelling.
+void TestCli::calibrate_data()
+{
+    QTest::addColumn<QString>("metric");
+    QTest::addColumn<QString>("measured");
+    QTest::addColumn<double>("bytes");
+    QTest::newRow("reserved 20GB") << "reserved" << "20GB" << 20e9;
+    QTest::newRow("device 18 GiB") << "device" << "18 GiB" << 18.0 * 1073741824.0;
+    QTest::newRow("allocated in bytes") << "allocated" << "17000000000" << 17e9;
+}
+
+void TestCli::calibrate()
+{
+    QFETCH(QString, metric);
+    QFETCH(QString, measured);
+    QFETCH(double, bytes);
+    const CliResult fitted = runCli(
+        {"calibrate", scenarioPath(gpt2H100), "--metric", metric, "--measured", measured});
+    VERIFY_RAN(fitted);
+    COMPARE_EXIT(fitted, 0);
+    const CliResult again = runCli({"estimate", "-"}, fitted.out);
+    VERIFY_RAN(again);
+    COMPARE_EXIT(again, 0);
+    const QJsonObject peak = QJsonDocument::fromJson(again.out).object().value("peak").toObject();
+    const double value = peak.value(metric + "_bytes").toDouble();
+    QVERIFY2(std::fabs(value - bytes) <= 1e-6 * bytes,
+             qPrintable(QString("%1: %2, expected %3").arg(metric).arg(value).arg(bytes)));
 }
 
 void TestCli::badOptions()

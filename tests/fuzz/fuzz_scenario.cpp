@@ -261,6 +261,10 @@ namespace {
 // Seeds that exist without any corpus folder: a full scenario, edge layouts, and HF configs.
 const char *const builtinSeeds[] = {
     R"({"format": "vramplan-scenario", "version": 1, "model": {"preset": "gpt2"}})",
+    R"({"format": "vramplan-scenario", "version": 1, "model": {"preset": "llama-3.2-1b"},
+  "framework": "litgpt", "training": {"finetune": {"method": "lora"}},
+  "calibration": {"metric": "device", "measured_bytes": 2.5e10, "activation_scale": 0.8,
+                  "overhead_bytes": -3e8}})",
     R"({"format": "vramplan-scenario", "version": 1, "name": "Llama-2-7B, 8 x A100",
   "model": {"preset": "llama-2-7b", "family": "llama", "layers": 32, "hidden_size": 4096,
             "attention_heads": 32, "kv_heads": 32, "head_dim": 128, "ffn_hidden_size": 11008,
