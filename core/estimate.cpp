@@ -243,6 +243,7 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
     for (auto &v : e.perGpu)
         clamp(v);
 
+    e.calibrated = s.calibration.present;
     e.capacityBytes = std::max(0.0, s.gpu.memoryGiB) * GiB;
     e.headroomBytes = e.capacityBytes - e.peak.device;
     e.fits = e.headroomBytes >= 0;

@@ -139,6 +139,7 @@ struct Estimate
     std::array<PhaseTotals, phaseCount> phases{};
     double capacityBytes = 0;
     bool fits = false;
+    bool calibrated = false; // the scenario carries a calibration to a measured run
     double headroomBytes = 0; // negative: overflow
 
     FormulaSymbols symbols;

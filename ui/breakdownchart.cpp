@@ -1,5 +1,7 @@
 #include "breakdownchart.h"
 
+#include "calibration.h"
+
 #include "chartstyle.h"
 
 #include <qcustomplot.h>
@@ -23,6 +25,7 @@ constexpr double barWidth = 0.8;
 constexpr double keyLower = 0.3;
 constexpr double keyUpper = 2.4;
 constexpr double gapKey = barKey + barWidth / 2 + 0.12;
+constexpr double bandKey = barKey - barWidth / 2 - 0.08; // the likely-range whisker, left of it
 constexpr int toolTipItems = 10; // plus a heading and a "more" line: about 12 lines
 constexpr int maxFormulaLength = 48;
 
@@ -85,7 +88,8 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     // The three numbers a run reports: what the allocator handed out, what its cache holds, and
     // what nvidia-smi shows (the cache plus the CUDA context, NCCL and memory outside PyTorch).
     m_measuredHeading = new QCPTextElement(m_plot, QStringLiteral("Peak as measured"));
-    m_measuredNames = new QCPTextElement(m_plot, QStringLiteral("allocated\nreserved\ndevice"));
+    m_measuredNames =
+        new QCPTextElement(m_plot, QStringLiteral("allocated\nreserved\ndevice\nlikely device"));
     m_measuredValues = new QCPTextElement(m_plot);
     m_measuredHeading->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     m_measuredNames->setTextFlags(Qt::AlignLeft | Qt::AlignTop);
@@ -142,6 +146,13 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_gapLabel->setTextAlignment(Qt::AlignLeft);
     m_gapLabel->setPadding(QMargins(4, 1, 2, 1));
 
+    // Where the measured device total is likely to fall: the 10th to 90th percentile of
+    // measured / estimated over the published runs (core calibration.h).
+    m_bandLine = new QCPItemLine(m_plot);
+    m_bandLine->setHead(QCPLineEnding(QCPLineEnding::esBar, 10));
+    m_bandLine->setTail(QCPLineEnding(QCPLineEnding::esBar, 10));
+    m_bandLine->setPen(QPen(QColor(0x42, 0x42, 0x42), 1.5));
+
     for (int i = 0; i < m_plot->itemCount(); ++i)
         m_plot->item(i)->setSelectable(false);
 
@@ -168,7 +179,11 @@ void BreakdownChart::setEstimate(const Estimate &e, Unit unit)
         m_bars[i]->data()->set({QCPBarsData(barKey, m_values[i])}, true);
     }
     m_capacity = sanitized(toUnit(e.capacityBytes, unit));
-    const double top = std::max(total, m_capacity);
+    m_likely = {total * validationErrorBand.low, total * validationErrorBand.high};
+    m_bandLine->setVisible(total > 0);
+    m_bandLine->start->setCoords(bandKey, m_likely.first);
+    m_bandLine->end->setCoords(bandKey, m_likely.second);
+    const double top = std::max(m_likely.second, m_capacity);
     m_plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1.0);
     m_plot->yAxis->setLabel(QStringLiteral("Memory per GPU (%1)").arg(unitName(unit)));
 
@@ -209,10 +224,15 @@ void BreakdownChart::setEstimate(const Estimate &e, Unit unit)
                          : QStringLiteral("headroom %1").arg(formatSize(gapBytes, unit, 1));
     updateGapLabel();
 
-    m_measuredValues->setText(QStringLiteral("%1\n%2\n%3")
+    const double likelyLow = sanitized(e.peak.device) * validationErrorBand.low;
+    const double likelyHigh = sanitized(e.peak.device) * validationErrorBand.high;
+    m_measuredHeading->setText(e.calibrated ? QStringLiteral("Peak, calibrated to your run")
+                                            : QStringLiteral("Peak as measured"));
+    m_measuredValues->setText(QStringLiteral("%1\n%2\n%3\n%4 to %5")
                                   .arg(formatSize(sanitized(e.peak.allocated), unit),
                                        formatSize(sanitized(e.peak.reserved), unit),
-                                       formatSize(sanitized(e.peak.device), unit)));
+                                       formatSize(sanitized(e.peak.device), unit),
+                                       formatSize(likelyLow, unit, 1), formatSize(likelyHigh, unit, 1)));
 
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -286,6 +306,11 @@ void BreakdownChart::resizeEvent(QResizeEvent *event)
 double BreakdownChart::barValue(Component c) const
 {
     return m_values[static_cast<size_t>(c)];
+}
+
+std::pair<double, double> BreakdownChart::likelyRange() const
+{
+    return m_likely;
 }
 
 double BreakdownChart::capacityValue() const

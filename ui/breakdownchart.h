@@ -37,6 +37,8 @@ public:
     // What is drawn, in the unit of the last setEstimate (for tests).
     double barValue(vramplan::Component c) const;
     double capacityValue() const;
+    // The likely range of the device total (validationErrorBand), in the unit; {0, 0} if none.
+    std::pair<double, double> likelyRange() const;
     QCustomPlot *plot() const;
 
 protected:
@@ -57,6 +59,8 @@ private:
     QCPItemText *m_totalLabel;
     QCPItemLine *m_gapLine; // spans total..capacity: the headroom or the overflow
     QCPItemText *m_gapLabel;
+    QCPItemLine *m_bandLine; // the likely range of the total: the spread on published runs
+    std::pair<double, double> m_likely{};
     QString m_gapText; // "headroom 12.3 GiB", on one line
 
     // Beside the plot (or below it, when the widget is tall or narrow): the legend and the

@@ -133,10 +133,22 @@ CurveChart::Band &CurveChart::band(size_t index)
             graph->removeFromLegend();
             band[size_t(i)] = graph;
         }
+        // The likely range: dashed edges and a light veil between them, over the areas.
+        for (size_t edge : {bandLowGraph, bandHighGraph}) {
+            auto *graph = m_plot->addGraph();
+            graph->setPen(QPen(QColor(0x42, 0x42, 0x42), 1, Qt::DashLine));
+            graph->setSelectable(QCP::stNone);
+            graph->removeFromLegend();
+            band[edge] = graph;
+        }
+        band[bandHighGraph]->setName(QStringLiteral("Likely range"));
+        band[bandHighGraph]->setBrush(QColor(0x42, 0x42, 0x42, 40));
+        band[bandHighGraph]->setChannelFillGraph(band[bandLowGraph]);
         if (m_bands.empty()) {
             // Legend rows top-down in stacking order, level with each colour's place.
             for (int i = componentCount - 1; i >= 0; --i)
                 band[size_t(i)]->addToLegend();
+            band[bandHighGraph]->addToLegend();
         }
         m_bands.push_back(band);
     }
@@ -170,7 +182,7 @@ void CurveChart::setCurve(const CurveData &data, Unit unit)
         for (double bytes : data.components[i])
             total += sanitized(toUnit(bytes, unit));
         m_totals[i] = total;
-        top = std::max(top, total);
+        top = std::max(top, total * std::max(1.0, data.bandHigh));
         usable[i] = true;
     }
 
@@ -202,6 +214,15 @@ void CurveChart::setCurve(const CurveData &data, Unit unit)
             // A run of one sample has no area: show it as dots so it is not lost.
             graph->setScatterStyle(end - i == 1 ? QCPScatterStyle(QCPScatterStyle::ssDisc, 6)
                                                 : QCPScatterStyle(QCPScatterStyle::ssNone));
+        }
+        const bool showBand = data.bandHigh > data.bandLow && data.bandLow > 0 && end - i > 1;
+        for (size_t edge : {bandLowGraph, bandHighGraph}) {
+            const double factor = edge == bandLowGraph ? data.bandLow : data.bandHigh;
+            points.clear();
+            for (size_t k = i; showBand && k < end; ++k)
+                points.append(QCPGraphData(m_x[k], m_totals[k] * factor));
+            b[edge]->data()->set(points, true);
+            b[edge]->setVisible(showBand);
         }
         i = end;
     }
@@ -393,6 +414,19 @@ double CurveChart::totalAt(double x) const
             return m_totals[i];
     }
     return nan;
+}
+
+double CurveChart::likelyHighAt(double x) const
+{
+    for (size_t b = 1; b < m_bands.size(); ++b) {
+        const QCPGraph *high = m_bands[b][bandHighGraph];
+        if (!high->visible())
+            continue;
+        for (auto it = high->data()->constBegin(); it != high->data()->constEnd(); ++it)
+            if (it->key == x)
+                return it->value;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
 }
 
 double CurveChart::capacityValue() const

@@ -37,6 +37,9 @@ struct CurveData
     // What that marker means: "largest that fits" for batch and sequence, "fewest that fit" for
     // GPU counts (memory falls as GPUs are added).
     QString fitLabel = QStringLiteral("largest that fits");
+    // The likely range around the total, as multiples of it (validationErrorBand); drawn when
+    // bandHigh > bandLow.
+    double bandLow = 1, bandHigh = 1;
 };
 
 class CurveChart : public QWidget
@@ -51,6 +54,7 @@ public:
 
     // What is drawn, in the unit of the last setCurve (for tests).
     double totalAt(double x) const;      // the stacked total at sample x; NaN if none or invalid
+    double likelyHighAt(double x) const; // the upper edge of the likely range there, or NaN
     double capacityValue() const;        // 0 when there is no capacity line
     double currentMarker() const;        // NaN when the marker is hidden
     double largestFittingMarker() const; // -1 when the marker is hidden
@@ -63,8 +67,11 @@ protected:
 private:
     // One set of stacked graphs per contiguous run of valid samples: a gap is the space between
     // two bands (QCustomPlot would also break a line at a NaN, but no NaN reaches it here).
-    // Band 0 holds no data; its graphs are the legend's entries.
-    using Band = std::array<QCPGraph *, vramplan::componentCount>;
+    // Band 0 holds no data; its graphs are the legend's entries. After the components come the
+    // lower and upper edges of the likely range.
+    static constexpr size_t bandLowGraph = vramplan::componentCount;
+    static constexpr size_t bandHighGraph = vramplan::componentCount + 1;
+    using Band = std::array<QCPGraph *, vramplan::componentCount + 2>;
     Band &band(size_t index);
     void applyFonts();
     void updateLogTicks();

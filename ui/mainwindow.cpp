@@ -2,6 +2,7 @@
 
 #include "breakdown_table.h"
 #include "breakdownchart.h"
+#include "calibrationdialog.h"
 #include "catalog.h"
 #include "chartexport.h"
 #include "comparisonview.h"
@@ -203,6 +204,14 @@ void MainWindow::buildMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("&Calibrate from My Run..."), QKeySequence(tr("Ctrl+K")), this, [this] {
+        CalibrationDialog dialog(m_controller->scenario(), m_unit, this);
+        if (dialog.exec() == QDialog::Accepted)
+            setCalibration(dialog.calibration());
+    });
+    m_clearCalibration =
+        edit->addAction(tr("Clear Calibration"), this, [this] { setCalibration({}); });
 
     QMenu *compare = menuBar()->addMenu(tr("&Compare"));
     compare->addAction(
@@ -570,7 +579,11 @@ void MainWindow::redraw()
     m_sequenceCurve->setCurve(m_controller->sequenceCurve(), m_unit);
     m_gpuCurve->setCurve(m_controller->gpuCurve(), m_unit);
 
-    m_peakLabel->setText(tr("Peak %1 per GPU").arg(formatSize(e.peak.device, m_unit)));
+    m_peakLabel->setText(e.calibrated
+                             ? tr("Peak %1 per GPU (calibrated to your run)")
+                                   .arg(formatSize(e.peak.device, m_unit))
+                             : tr("Peak %1 per GPU").arg(formatSize(e.peak.device, m_unit)));
+    m_clearCalibration->setEnabled(e.calibrated);
     if (e.fits) {
         m_fitLabel->setText(tr("fits, %1 headroom").arg(formatSize(e.headroomBytes, m_unit)));
         m_fitLabel->setStyleSheet(QStringLiteral("color: #2e7d32; font-weight: bold"));
@@ -587,6 +600,13 @@ void MainWindow::redraw()
                                .arg(double(e.parameters.total) / 1e9, 0, 'f', 2)
                                .arg(double(e.trainableParameters) / 1e9, 0, 'f', 3));
     updateTitle();
+}
+
+void MainWindow::setCalibration(const Calibration &calibration)
+{
+    Scenario next = m_controller->scenario();
+    next.calibration = calibration;
+    pushEdit(next, false);
 }
 
 QString MainWindow::statusText() const

@@ -72,6 +72,8 @@ public:
     // Scenario files opened side by side; false (and a message) if any cannot be read.
     bool compareFiles(const QStringList &paths);
     QString statusText() const; // what the status bar says, for tests
+    // "Calibrate from My Run" as one undoable edit; a calibration without `present` clears it.
+    void setCalibration(const vramplan::Calibration &calibration);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -79,6 +81,7 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    QAction *m_clearCalibration = nullptr;
     void buildMenus();
     void redraw();
     void apply(const Scenario &scenario); // what an undo step does

@@ -1,5 +1,6 @@
 #include "plancontroller.h"
 
+#include "calibration.h"
 #include "numeric_fields.h"
 #include "scenario_json.h"
 #include "solvers.h"
@@ -44,6 +45,8 @@ void sweep(CurveData &curve, const Scenario &base, const NumericField &field)
         curve.valid[i] = true;
     }
     curve.capacityBytes = std::max(0.0, base.gpu.memoryGiB) * 1073741824.0;
+    curve.bandLow = validationErrorBand.low;
+    curve.bandHigh = validationErrorBand.high;
 }
 
 } // namespace

@@ -3,6 +3,8 @@
 // cannot apply are disabled with a reason; the rendered charts are not empty.
 
 #include "breakdownchart.h"
+#include "calibration.h"
+#include "calibrationdialog.h"
 #include "catalog.h"
 #include "componentstyle.h"
 #include "controlspanel.h"
@@ -22,6 +24,7 @@
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 #include <cmath>
 #include <functional>
@@ -76,6 +79,9 @@ private slots:
     void inconsistentEditIsRefused();
     void curvesAndTimeline();
     void renderedChartsAreNotEmpty();
+    void calibrateFromMyRun();
+    void calibrationDialogRefusesImpossibleNumbers();
+    void errorBandsAroundTheTotals();
 };
 
 void TestMainWindow::initTestCase()
@@ -301,6 +307,80 @@ void TestMainWindow::renderedChartsAreNotEmpty()
     const QImage timeline = w.timelineChart()->grab().toImage();
     QVERIFY2(countColour(timeline, componentColor(Component::OptimizerStates)) > 500,
              "empty timeline");
+}
+
+// The user's measured reserved peak becomes the estimate, as one undoable step that marks the
+// document modified and is saved with it; the status bar and the breakdown say so.
+void TestMainWindow::calibrateFromMyRun()
+{
+    MainWindow w;
+    const Scenario s = defaultScenario();
+    w.setScenario(s);
+    const double measuredGiB = 170.0;
+    CalibrationDialog dialog(s, Unit::GiB);
+    dialog.setMeasurement(MemoryMetric::Reserved, measuredGiB);
+    QVERIFY(dialog.canAccept());
+    QVERIFY2(dialog.resultText().startsWith(QStringLiteral("Fit: ")), qPrintable(dialog.resultText()));
+    w.setCalibration(dialog.calibration());
+    QVERIFY(w.isModified());
+    QCOMPARE(w.scenario().calibration.metric, MemoryMetric::Reserved);
+    const Estimate &e = w.controller()->estimate();
+    QVERIFY(std::fabs(e.peak.reserved - measuredGiB * 1073741824.0) < 1.0);
+    QVERIFY(w.statusText().contains(QStringLiteral("(calibrated to your run)")));
+    // Undo restores the uncalibrated estimate and the clean document.
+    w.undoStack()->undo();
+    QVERIFY(!w.scenario().calibration.present);
+    QVERIFY(!w.isModified());
+    QCOMPARE(w.controller()->estimate().peak.reserved, estimate(s).peak.reserved);
+    QVERIFY(!w.statusText().contains(QStringLiteral("calibrated")));
+    // Saved with the scenario and read back.
+    w.undoStack()->redo();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("calibrated.vramplan.json"));
+    QVERIFY(w.saveTo(path));
+    MainWindow reopened;
+    QVERIFY(reopened.openFile(path));
+    QVERIFY(reopened.scenario().calibration.present);
+    QCOMPARE(reopened.controller()->estimate().peak.reserved, e.peak.reserved);
+    // Clearing is another undoable edit.
+    reopened.setCalibration({});
+    QVERIFY(!reopened.scenario().calibration.present);
+    QVERIFY(reopened.isModified());
+}
+
+void TestMainWindow::calibrationDialogRefusesImpossibleNumbers()
+{
+    CalibrationDialog dialog(defaultScenario(), Unit::GiB);
+    dialog.setMeasurement(MemoryMetric::Allocated, 1.0);
+    QVERIFY(!dialog.canAccept());
+    QVERIFY2(dialog.resultText().startsWith(QStringLiteral("Cannot calibrate: the measured 1.00 "
+                                                           "GiB is below")),
+             qPrintable(dialog.resultText()));
+    // The estimate itself needs no fit.
+    const double modelled = estimate(defaultScenario()).peak.device / 1073741824.0;
+    dialog.setMeasurement(MemoryMetric::Device, modelled);
+    QVERIFY(dialog.canAccept());
+}
+
+// The likely range (validationErrorBand) brackets the totals on the bar and on every curve.
+void TestMainWindow::errorBandsAroundTheTotals()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    const Estimate e = estimate(defaultScenario());
+    const double device = e.peak.device / 1073741824.0;
+    const auto [low, high] = w.breakdownChart()->likelyRange();
+    QVERIFY(std::fabs(low - device * validationErrorBand.low) < 1e-9 * device);
+    QVERIFY(std::fabs(high - device * validationErrorBand.high) < 1e-9 * device);
+    QVERIFY(low < device && device < high);
+    const CurveData &batch = w.controller()->batchCurve();
+    for (size_t i = 0; i < batch.x.size(); ++i) {
+        if (!batch.valid[i])
+            continue;
+        const double total = w.batchChart()->totalAt(batch.x[i]);
+        QVERIFY(std::fabs(w.batchChart()->likelyHighAt(batch.x[i]) -
+                          total * validationErrorBand.high) < 1e-9 * total);
+    }
 }
 
 QTEST_MAIN(TestMainWindow)
