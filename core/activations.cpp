@@ -36,6 +36,14 @@ struct Dims
     double c, normIn; // activation bytes; bytes of what a norm saves of its input
 };
 
+// Whose Hugging Face eager attention computes the softmax in fp32 (softmax(dtype=float32), then
+// cast back): the Llama family and Phi; GPT-2, BERT, GPT-NeoX and Falcon stay in the compute
+// dtype (modeling_gpt2.py eager_attention_forward, modeling_bert.py, modeling_gpt_neox.py).
+bool upcastsSoftmax(Family f)
+{
+    return f != Family::Gpt2 && f != Family::Bert && f != Family::GptNeox && f != Family::Falcon;
+}
+
 bool hasResidualDropout(Family f)
 {
     // Llama-family blocks have no dropout modules (attention_dropout only); these do.
@@ -59,10 +67,17 @@ void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_v
     if (!c.lora || !isLoraTarget(c.t.finetune, target))
         return;
     const double div = outside ? d.outsideDiv : 1.0;
-    if (c.t.finetune.loraDropout > 0)
+    if (c.t.finetune.loraDropout > 0) {
         // PEFT applies a separate nn.Dropout per adapted module: mask and output per target.
-        inv.push_back({"LoRA dropout mask and output", "b*s*in*(1 + c) per target",
-                       d.tokens * perToken * inWidth * (1 + d.c) / div});
+        // Its adapters are fp32 (get_peft_model(autocast_adapter_dtype=True), PEFT >= 0.12) and
+        // LoraLayer casts the input to their dtype first, so the dropout keeps an fp32 output.
+        if (c.hfModelCode())
+            inv.push_back({"LoRA dropout mask and fp32 output (PEFT)", "b*s*in*(1 + 4) per target",
+                           d.tokens * perToken * inWidth * (1 + 4) / div});
+        else
+            inv.push_back({"LoRA dropout mask and output", "b*s*in*(1 + c) per target",
+                           d.tokens * perToken * inWidth * (1 + d.c) / div});
+    }
     inv.push_back({"LoRA A output (saved by B)", "b*s*r*c per target",
                    d.tokens * perToken * double(c.t.finetune.loraRank) * d.c / d.tp});
 }
@@ -91,7 +106,24 @@ void addLitgptQkvLora(const StageContext &c, const Dims &d, Inventory &inv)
                        d.tokens * ((q ? d.qWidth : 0) + double(int(k) + int(v)) * d.kvWidth) * d.c});
 }
 
-void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSaved)
+// How many linear layers read one norm's output in HF's modelling code: q, k and v are separate
+// projections in the Llama family, Phi and BERT, fused in GPT-2, GPT-NeoX, Falcon and Phi-3; the
+// SwiGLU MLP's gate and up are separate except in Phi-3. Under autocast each of them casts the
+// fp32 norm output to 16 bits on its own (casts of non-leaf tensors are not cached), and each
+// keeps its copy for its weight's gradient.
+double normReaders(const StageContext &c, bool attention)
+{
+    const Family f = c.m.family;
+    if (attention)
+        return f == Family::Gpt2 || f == Family::GptNeox || f == Family::Falcon ||
+                       f == Family::Phi3
+                   ? 1.0
+                   : 3.0;
+    return c.m.ffnType != FfnType::Gelu && f != Family::Phi3 ? 2.0 : 1.0;
+}
+
+void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSaved,
+             double readers)
 {
     const bool rms = c.m.norm == NormType::RmsNorm;
     inv.push_back({rms && c.eagerModelCode() ? "RMSNorm fp32 input copy" : "norm input",
@@ -99,10 +131,15 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
                    d.tokens * d.h * d.normIn / d.outsideDiv});
     // transformers' LlamaRMSNorm returns weight * x.to(dtype): the multiply keeps x for the
     // weight's gradient, a tensor apart from the output the next linear keeps.
+    // Under autocast the normalised input stays fp32 (fp32 residual stream and weight).
     if (rms && c.eagerModelCode() && c.full)
         inv.push_back({"RMSNorm normalised input (for the weight gradient)", "b*s*h*c",
-                       d.tokens * d.h * d.c / d.outsideDiv});
-    if (outputSaved)
+                       d.tokens * d.h * (c.amp ? 4.0 : d.c) / d.outsideDiv});
+    if (outputSaved && c.amp && c.hfModelCode())
+        inv.push_back({"16-bit copies of the norm output, one per linear (autocast)",
+                       "b*s*h*c per reading linear",
+                       d.tokens * d.h * d.c * readers / d.outsideDiv});
+    else if (outputSaved)
         inv.push_back({"norm output (input of the next linears)", "b*s*h*c",
                        d.tokens * d.h * d.c / d.outsideDiv});
 }
@@ -110,10 +147,12 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
 void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
 {
     const bool eager = c.t.attention == Attention::Eager;
+    // HF's Phi eager attention upcasts q and k to fp32 before q @ k^T (modeling_phi.py).
+    const double qkBytes = eager && c.hfModelCode() && c.m.family == Family::Phi ? 4.0 : d.c;
     inv.push_back(
-        {"query (saved by attention)", "b*s*a*d*c", d.tokens * d.qWidth * d.c, false, true});
+        {"query (saved by attention)", "b*s*a*d*c", d.tokens * d.qWidth * qkBytes, false, true});
     inv.push_back({"key (saved by attention)", "b*s*kv*d*c (HF repeats K to all heads)",
-                   d.tokens * d.kvSavedWidth * d.c});
+                   d.tokens * d.kvSavedWidth * qkBytes});
     if (c.s.framework == Framework::Litgpt && c.m.kvHeads == c.m.attentionHeads)
         // LitGPT splits the fused qkv output into views; with one query per group, v stays a
         // view that keeps the whole qkv buffer (q and k are replaced by their RoPE'd copies)
@@ -127,7 +166,9 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         // Softmax keeps its output; HF computes it in fp32 (Llama: softmax(dtype=float32);
         // GPT-2/BERT under autocast or fp32) and casts back; Megatron's fused kernel stays in
         // 16 bits. Dropout keeps a 1-byte mask and its output (the input of probs @ V).
-        const bool upcast = c.eagerModelCode() || c.fp32;
+        // Under autocast softmax is on the fp32 list (aten/src/ATen/autocast_mode.cpp).
+        const bool upcast =
+            (c.eagerModelCode() && upcastsSoftmax(c.m.family)) || c.fp32 || c.amp;
         const double softmaxBytes = upcast ? 4 : d.c;
         inv.push_back({"attention probabilities (softmax output)", "b*a*s^2*bytes",
                        d.scores * softmaxBytes, true});
@@ -207,13 +248,15 @@ Inventory layerInventory(const StageContext &c, const Dims &d)
     const bool sharedNorm = c.m.parallelBlock && c.m.normsPerLayer < 2;
 
     if (c.m.normsPerLayer > 0)
-        addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved));
+        addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved),
+                (attnInputSaved ? normReaders(c, true) : 0.0) +
+                    (sharedNorm && mlpInputSaved ? normReaders(c, false) : 0.0));
     addAttention(c, d, inv);
     if (dropoutMasks)
         inv.push_back(
             {"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
     if (c.m.normsPerLayer > 1)
-        addNorm(c, d, inv, mlpInputSaved);
+        addNorm(c, d, inv, mlpInputSaved, normReaders(c, false));
     addMlp(c, d, inv);
     if (dropoutMasks)
         inv.push_back({"MLP residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
@@ -266,6 +309,13 @@ LossBytes lossBytes(const StageContext &c)
     // backward: 16-bit logits + fp32 + shifted copy + log-softmax at the end of forward;
     // returned logits + log-softmax + its incoming and outgoing gradients in backward
     // (modeling_llama.py LlamaForCausalLM.forward; later versions: loss_utils.ForCausalLMLoss).
+    const Family f = c.m.family;
+    if (f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox)
+        // GPT-2, BERT and GPT-NeoX heads do not upcast: logits, the shifted copy and the
+        // log-softmax in the compute dtype; backward adds its incoming and outgoing gradients
+        // (modeling_gpt2.py GPT2LMHeadModel.forward; CPU-measured, tests/data/measured).
+        return {3 * lc, 4 * lc, "logits and cross-entropy (compute dtype)",
+                "transformers modeling_gpt2.py GPT2LMHeadModel.forward"};
     return {lc < 4 ? lc + 12 : 12, 16, "logits, fp32 upcast and cross-entropy",
             "transformers modeling_llama.py LlamaForCausalLM.forward"};
 }
@@ -297,6 +347,12 @@ void addLitgptEvaluation(const StageContext &c, const Dims &d, double vocab, Ite
     out.add(T, "prompt prefill: one layer's intermediates and next-token logits",
             "s*(2h + 3f)*c + V*(c + 4)", "litgpt generate()",
             sequence * (2 * d.h + 3 * d.ffn) * d.c + vocab * (d.c + 4), 1, generation);
+}
+
+// transformers' causal-LM loss (LlamaForCausalLM.forward and its kin up to 4.45).
+bool hfLoss(const StageContext &c)
+{
+    return c.s.framework == Framework::Transformers || c.s.framework == Framework::Deepspeed;
 }
 
 } // namespace
@@ -391,8 +447,12 @@ void addActivations(const StageContext &c, ItemSink &out)
     if (recomputed > 0) {
         // torch.utils.checkpoint / Megatron recompute keep each layer's input (Korthikanti
         // §4.2: 2sbh per layer) and rebuild one layer's activations inside its backward.
-        out.add(A, "checkpointed layer inputs", "b*s*h*c per layer", "Korthikanti et al. §4.2",
-                d.tokens * d.h * d.c / d.outsideDiv, recomputed * c.inFlight, savedPhases);
+        // Under autocast the residual stream between layers stays fp32 (fp32 weights and
+        // embeddings), so the checkpoint keeps an fp32 input.
+        const double residualBytes = c.amp ? 4.0 : d.c;
+        out.add(A, "checkpointed layer inputs", "b*s*h*(residual bytes) per layer",
+                "Korthikanti et al. §4.2", d.tokens * d.h * residualBytes / d.outsideDiv,
+                recomputed * c.inFlight, savedPhases);
         // Partial recomputation checkpoints the first layers (Megatron's "block" method), whose
         // backward comes last, when the kept layers' activations are already gone.
         out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
@@ -430,8 +490,17 @@ void addActivations(const StageContext &c, ItemSink &out)
     const double vocab = double(c.m.vocabSize) /
                          (c.eagerModelCode() && c.s.framework != Framework::Torchtitan ? 1.0 : tp);
     constexpr auto LL = Component::LogitsAndLoss;
-    out.add(LL, loss.name, "b*s*V*bytes (end of forward)", loss.source,
-            d.tokens * vocab * loss.forward, 1, phaseBit(Phase::Forward));
+    // What stays for backward (the returned fp32 logits and the fp32 log-softmax: 8 bytes) and
+    // what only lives inside the loss computation (the 16-bit head output, the shifted copy).
+    const bool upcastLogits = hfLoss(c) && loss.forward != 3 * c.act;
+    const double keptBytes =
+        !hfLoss(c) ? loss.forward : upcastLogits ? std::min(8.0, loss.forward) : 2 * c.act;
+    out.add(LL, upcastLogits ? std::string_view("fp32 logits and log-softmax (kept for backward)")
+                             : loss.name,
+            "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * keptBytes, 1,
+            phaseBit(Phase::Forward));
+    out.add(LL, "16-bit logits and shifted copy (transient inside the loss)", "b*s*V*bytes",
+            loss.source, d.tokens * vocab * (loss.forward - keptBytes), 1, phaseBit(Phase::Forward));
     out.add(LL, "cross-entropy backward: log-softmax and logits gradients",
             "b*s*V*bytes (start of backward)", loss.source, d.tokens * vocab * loss.backward, 1,
             phaseBit(Phase::LossBackward));

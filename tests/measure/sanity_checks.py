@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""Checks of the measurement itself (seconds, tiny models): run before trusting a new grid.
+
+Usage: /usr/bin/python3 tests/measure/sanity_checks.py [FIXTURES.json]
+
+- saved_total is exactly the sum of its parts, and every block of a full fine-tune saves as much
+  as the middle one: saved_total = L x saved_per_layer + shared + embedding/head/loss + held.
+- a block under reentrant checkpointing saves only its input (plus what all blocks share).
+- a frozen nn.Linear saves nothing for backward (torch 1.13 and 2.x); a trainable one its input.
+- the dropout used here saves a 1-byte bool mask (as CUDA's fused kernel does).
+- the fixture file, when given, has unique ids and three metrics per scenario.
+"""
+
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import saved_tensors as st  # noqa: E402
+
+
+def tiny(family, **kw):
+    m = {"family": family, "layers": 3, "hidden_size": 64, "attention_heads": 4,
+         "kv_heads": kw.pop("kv", 4), "ffn_hidden_size": 256, "vocab_size": 1000}
+    if family == "bert":
+        m.update(pooler=False, head="lm")
+    if family in ("gpt2", "bert"):
+        m["max_positions"] = 512
+    t = {"micro_batch_size": 2, "sequence_length": 48, "precision": kw.pop("prec", "fp32"),
+         "optimizer": "adamw", "activation_recompute": kw.pop("rc", "none"),
+         "attention": kw.pop("attn", "eager"), "dropout": kw.pop("drop", 0.0),
+         "finetune": {"method": "full"}}
+    assert not kw
+    return {"format": "vramplan-scenario", "version": 1, "name": "sanity", "model": m, "training": t}
+
+
+def saved_by(fn, *inputs):
+    found = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: found.append(t) or t, lambda t: t):
+        fn(*inputs)
+    return found
+
+
+def main(argv):
+    failures = []
+
+    def check(cond, msg):
+        print(("ok   " if cond else "FAIL ") + msg)
+        if not cond:
+            failures.append(msg)
+
+    for family, kw in [("llama", {"kv": 2}), ("gpt2", {"drop": 0.1}), ("bert", {}), ("phi", {"kv": 2}),
+                       ("gpt_neox", {}), ("llama", {"kv": 2, "prec": "amp_bf16", "attn": "sdpa"}),
+                       ("gpt2", {"prec": "bf16", "attn": "flash"})]:
+        s = st.Spec(tiny(family, **kw))
+        r = st.measure(s)
+        d, t = r["per_layer_detail"], r["total_detail"]
+        label = f"{family} {kw}"
+        parts = sum(t["by_region_bytes"].values()) + sum(t["held_by_training_loop_bytes"].values())
+        check(parts == r["saved_total"], f"{label}: saved_total equals the sum of its regions and held tensors")
+        check(t["by_region_bytes"].get("layers") == s.layers * d["own_bytes"],
+              f"{label}: the blocks' own bytes are {s.layers} x saved_per_layer")
+        check(d["shared_with_other_blocks_bytes"] == t["by_region_bytes"].get("shared_by_layers", 0),
+              f"{label}: what the middle block shares with others is the shared_by_layers region")
+
+        rc = st.Spec(tiny(family, rc="full", **kw))
+        rr = st.measure(rc)
+        elem = 2 if rc.precision == "bf16" else 4  # the residual stream is fp32 under autocast
+        hidden = rc.batch * rc.seq * rc.hidden * elem
+        check(rr["saved_per_layer"] == hidden,
+              f"{label}: a checkpointed block saves only its input ({rr['saved_per_layer']} == {hidden})")
+
+    lin = torch.nn.Linear(8, 8)
+    x = torch.randn(4, 8, requires_grad=True)
+    trainable = saved_by(lin, x)
+    check(any(t.data_ptr() == x.data_ptr() for t in trainable), "a trainable nn.Linear saves its input")
+    lin.requires_grad_(False)
+    frozen = saved_by(lin, x)
+    check(all(isinstance(t, torch.nn.Parameter) or t.data_ptr() == lin.weight.data_ptr() for t in frozen)
+          and not any(t.data_ptr() == x.data_ptr() for t in frozen),
+          "a frozen nn.Linear saves no activation (only its weight, which is no activation)")
+
+    masks = saved_by(lambda a: st.dropout(a, 0.1, True), x)
+    check(len(masks) == 1 and masks[0].dtype == torch.bool, "dropout saves one bool mask")
+    check(saved_by(lambda a: st.dropout(a, 0.0, True), x) == [], "dropout with p = 0 saves nothing")
+
+    if len(argv) > 1:
+        with open(argv[1]) as f:
+            entries = json.load(f)
+        ids = [e["id"] for e in entries]
+        check(len(ids) == len(set(ids)), f"{argv[1]}: {len(ids)} fixture ids, all unique")
+        check(ids == sorted(ids), f"{argv[1]}: sorted by id")
+        check(len(entries) % 3 == 0 and all(e["measured"]["bytes"] > 0 for e in entries),
+              f"{argv[1]}: three positive metrics per scenario")
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,1887 @@
+#!/usr/bin/python3
+"""Measure, on the CPU, what one training step of a Hugging Face-style model keeps in memory.
+
+Usage: /usr/bin/python3 tests/measure/saved_tensors.py SCENARIO.json [--id ID] [--out FILE]
+
+The script reads a vramplan scenario file, builds the model the way Hugging Face transformers
+(v4.40-v4.45) writes that family, with random weights, and runs one training step (forward, loss,
+backward, optimizer.step) with PyTorch on the CPU. It prints (or writes) a JSON array of fixture
+entries in the format of shared/validation/measured.json, one per metric:
+
+- saved_per_layer: bytes of the tensors autograd saves for backward inside the middle transformer
+  block (torch.autograd.graph.saved_tensors_hooks; each underlying storage counted once; storages
+  of parameters and buffers are not activations and are left out; storages that other blocks save
+  too, such as the rotary cos/sin tables or a causal mask handed to checkpointed blocks, are left
+  out and reported under detail.shared_with_other_blocks_bytes).
+- saved_total: unique storages saved anywhere in the forward pass and the loss, plus what the
+  training loop itself holds when forward ends (the returned logits, the loss, the batch).
+- model_states: parameters, their .grad and every tensor in optimizer.state after the step.
+
+All model code below is written for this project. Each block says which transformers or PEFT
+class it mirrors; the point is to reproduce which tensors exist and which ones autograd saves, op
+by op, not the numerics.
+
+What the CPU build of PyTorch 1.13 cannot do is emulated so that the saved tensors are those of a
+CUDA run with PyTorch 2.x:
+- Attention kernels ("sdpa", "flash"): torch 1.13 has no scaled_dot_product_attention. A custom
+  autograd Function saves what torch 2.x's _scaled_dot_product_flash_attention (or
+  _efficient_attention, or flash_attn's FlashAttnFunc) node saves: query, key, value, the output
+  and an fp32 logsumexp of shape [batch, heads, seq], plus the RNG state, and recomputes the
+  attention in backward.
+- Dropout: on the CPU, torch 1.13's dropout multiplies by a mask of the input's dtype; CUDA uses
+  the fused native_dropout kernel, which keeps a 1-byte bool mask. Every dropout here calls
+  torch.native_dropout, which keeps the bool mask on the CPU too.
+- Autocast ("amp_bf16"): CPU autocast in 1.13 has different op lists from CUDA autocast (it keeps
+  softmax, log_softmax, layer_norm, pow and rsqrt in bf16). A TorchFunctionMode applies CUDA
+  autocast's policy instead (lower-precision, fp32 and fp32-unless-dtype-given lists; fp32 leaf
+  weights that need grad are cast once and cached, everything else is cast on every use).
+- LayerNorm statistics: the CPU kernel keeps mean/rstd of a bf16 input in bf16, CUDA in fp32;
+  those two [batch, seq] tensors are counted at 4 bytes per element.
+"""
+
+import argparse
+import contextlib
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import subprocess
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.utils.checkpoint
+from torch.overrides import TorchFunctionMode
+
+SCRIPT_PATH = "tests/measure/saved_tensors.py"
+REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+SUPPORTED_FAMILIES = ("llama", "mistral", "qwen2", "gpt2", "bert", "phi", "gpt_neox")
+SUPPORTED_PRECISIONS = ("fp32", "bf16", "amp_bf16")
+SUPPORTED_OPTIMIZERS = ("sgd", "sgd_momentum", "adam", "adamw")
+
+
+class ScenarioError(Exception):
+    """A scenario this script cannot realise faithfully on the CPU."""
+
+
+# --------------------------------------------------------------------------------------------
+# Scenario resolution: explicit model fields, or "preset" (resources/models/NAME.json, a Hugging
+# Face config.json), with the defaults the vramplan parser applies (core/scenario_json.cpp,
+# applyFamilyDefaults).
+# --------------------------------------------------------------------------------------------
+
+def _fields_from_hf_config(cfg):
+    """Map the architecture keys of a Hugging Face config.json to scenario model fields."""
+    mt = cfg.get("model_type", "")
+    out = {}
+    if mt in ("llama", "mistral", "qwen2"):
+        out = {
+            "family": mt,
+            "layers": cfg["num_hidden_layers"],
+            "hidden_size": cfg["hidden_size"],
+            "attention_heads": cfg["num_attention_heads"],
+            "kv_heads": cfg.get("num_key_value_heads") or cfg["num_attention_heads"],
+            "ffn_hidden_size": cfg["intermediate_size"],
+            "vocab_size": cfg["vocab_size"],
+            "tied_embeddings": bool(cfg.get("tie_word_embeddings", False)),
+            "max_positions": cfg.get("max_position_embeddings", 4096),
+        }
+        if cfg.get("head_dim"):
+            out["head_dim"] = cfg["head_dim"]
+    elif mt == "gpt2":
+        h = cfg["n_embd"]
+        out = {
+            "family": "gpt2",
+            "layers": cfg["n_layer"],
+            "hidden_size": h,
+            "attention_heads": cfg["n_head"],
+            "kv_heads": cfg["n_head"],
+            "ffn_hidden_size": cfg.get("n_inner") or 4 * h,
+            "vocab_size": cfg["vocab_size"],
+            "tied_embeddings": bool(cfg.get("tie_word_embeddings", True)),
+            "max_positions": cfg.get("n_positions", 1024),
+        }
+    elif mt == "bert":
+        out = {
+            "family": "bert",
+            "layers": cfg["num_hidden_layers"],
+            "hidden_size": cfg["hidden_size"],
+            "attention_heads": cfg["num_attention_heads"],
+            "kv_heads": cfg["num_attention_heads"],
+            "ffn_hidden_size": cfg["intermediate_size"],
+            "vocab_size": cfg["vocab_size"],
+            "max_positions": cfg.get("max_position_embeddings", 512),
+            "token_types": cfg.get("type_vocab_size", 2),
+        }
+    elif mt in ("phi", "gpt_neox"):
+        out = {
+            "family": mt,
+            "layers": cfg["num_hidden_layers"],
+            "hidden_size": cfg["hidden_size"],
+            "attention_heads": cfg["num_attention_heads"],
+            "kv_heads": cfg.get("num_key_value_heads") or cfg["num_attention_heads"],
+            "ffn_hidden_size": cfg["intermediate_size"],
+            "vocab_size": cfg["vocab_size"],
+            "tied_embeddings": bool(cfg.get("tie_word_embeddings", False)),
+            "max_positions": cfg.get("max_position_embeddings", 2048),
+        }
+    else:
+        raise ScenarioError(f"model.preset: model_type '{mt}' is not supported by this script")
+    return out
+
+
+def _family_defaults(m):
+    """The defaults of core/scenario_json.cpp applyFamilyDefaults, for fields the file leaves out."""
+    fam = m.get("family", "llama")
+    gelu = fam in ("gpt2", "bert", "phi", "gpt_neox", "falcon")
+    m.setdefault("ffn_type", "gelu" if gelu else ("geglu" if fam == "gemma" else "swiglu"))
+    m.setdefault("hidden_act", "gelu_tanh_python" if fam in ("gpt2", "phi")
+                 else ("gelu" if gelu or fam == "gemma" else "silu"))
+    m.setdefault("norm", "layernorm" if gelu else "rmsnorm")
+    m.setdefault("bias", fam in ("gpt2", "bert", "phi", "gpt_neox"))
+    m.setdefault("qkv_bias", fam == "qwen2")
+    m.setdefault("lm_head_bias", fam == "phi")
+    m.setdefault("tied_embeddings", fam in ("gpt2", "bert", "gemma", "falcon"))
+    m.setdefault("positions", "learned" if fam in ("gpt2", "bert") else "rope")
+    m.setdefault("parallel_block", fam in ("phi", "gpt_neox", "falcon"))
+    m.setdefault("norms_per_layer", 1 if fam in ("phi", "falcon") else 2)
+    m.setdefault("token_types", 2 if fam == "bert" else 0)
+    m.setdefault("pooler", fam == "bert")
+    m.setdefault("max_positions", 512 if fam == "bert" else 4096)
+    m.setdefault("head", "lm")
+    m.setdefault("classifier_labels", 2)
+    if "ffn_hidden_size" not in m and "hidden_size" in m:
+        h = m["hidden_size"]
+        m["ffn_hidden_size"] = 4 * h if m["ffn_type"] == "gelu" else ((8 * h // 3 + 255) // 256) * 256
+    return m
+
+
+def resolve_model(model):
+    merged = {}
+    if model.get("preset"):
+        path = os.path.join(REPO_ROOT, "resources", "models", model["preset"] + ".json")
+        if not os.path.exists(path):
+            raise ScenarioError(f"model.preset: no file {path}")
+        with open(path) as f:
+            merged.update(_fields_from_hf_config(json.load(f)))
+    if model.get("hf_config"):
+        merged = _fields_from_hf_config(model["hf_config"])
+    for k, v in model.items():
+        if k not in ("preset", "hf_config"):
+            merged[k] = v
+    m = _family_defaults(merged)
+    m.setdefault("kv_heads", m["attention_heads"])
+    if "head_dim" not in m:
+        if m["hidden_size"] % m["attention_heads"]:
+            raise ScenarioError("model.hidden_size: not divisible by attention_heads")
+        m["head_dim"] = m["hidden_size"] // m["attention_heads"]
+    if m.get("moe") and m["moe"].get("experts", 0) > 0:
+        raise ScenarioError("model.moe: mixture-of-experts models are not built by this script")
+    return m
+
+
+def resolve_training(t):
+    t = dict(t or {})
+    t.setdefault("mode", "train")
+    t.setdefault("micro_batch_size", 1)
+    t.setdefault("sequence_length", 2048)
+    t.setdefault("precision", "bf16_mixed")
+    t.setdefault("optimizer", "adamw")
+    t.setdefault("activation_recompute", "none")
+    t.setdefault("attention", "flash")
+    t.setdefault("dropout", 0.0)
+    ft = dict(t.get("finetune") or {})
+    ft.setdefault("method", "full")
+    ft.setdefault("lora_rank", 16)
+    ft.setdefault("lora_targets", ["q_proj", "v_proj"])
+    ft.setdefault("lora_dropout", 0.05)
+    t["finetune"] = ft
+    return t
+
+
+class Spec:
+    """Everything the builders need, resolved from one scenario."""
+
+    def __init__(self, scenario):
+        self.scenario = scenario
+        m = resolve_model(scenario.get("model") or {})
+        t = resolve_training(scenario.get("training"))
+        p = scenario.get("parallelism") or {}
+        self.model_fields = m
+        self.training_fields = t
+        self.family = m["family"]
+        if self.family not in SUPPORTED_FAMILIES:
+            raise ScenarioError(f"model.family: '{self.family}' is not built by this script")
+        self.layers = int(m["layers"])
+        self.hidden = int(m["hidden_size"])
+        self.heads = int(m["attention_heads"])
+        self.kv_heads = int(m["kv_heads"])
+        self.head_dim = int(m["head_dim"])
+        self.ffn = int(m["ffn_hidden_size"])
+        self.vocab = int(m["vocab_size"])
+        self.tied = bool(m["tied_embeddings"])
+        self.bias = bool(m["bias"])
+        self.qkv_bias = bool(m["qkv_bias"])
+        self.lm_head_bias = bool(m["lm_head_bias"])
+        self.max_positions = int(m["max_positions"])
+        self.token_types = int(m["token_types"])
+        self.pooler = bool(m["pooler"])
+        self.head = m["head"]
+        self.classifier_labels = int(m["classifier_labels"])
+        self.batch = int(t["micro_batch_size"])
+        self.seq = int(t["sequence_length"])
+        self.precision = t["precision"]
+        self.optimizer = t["optimizer"]
+        self.recompute = t["activation_recompute"]
+        self.attention = t["attention"]
+        self.dropout = float(t["dropout"])
+        ft = t["finetune"]
+        self.finetune = ft["method"]
+        self.lora_rank = int(ft["lora_rank"])
+        self.lora_targets = list(ft["lora_targets"])
+        self.lora_dropout = float(ft["lora_dropout"])
+        self._check(m, t, p)
+
+    def _check(self, m, t, p):
+        if t["mode"] != "train":
+            raise ScenarioError("training.mode: only 'train' is measured")
+        if self.precision not in SUPPORTED_PRECISIONS:
+            raise ScenarioError(f"training.precision: '{self.precision}' cannot be realised "
+                                f"faithfully with plain PyTorch on the CPU (supported: "
+                                f"{', '.join(SUPPORTED_PRECISIONS)})")
+        if self.optimizer not in SUPPORTED_OPTIMIZERS:
+            raise ScenarioError(f"training.optimizer: '{self.optimizer}' is not a torch.optim "
+                                f"optimizer in torch 1.13 (supported: {', '.join(SUPPORTED_OPTIMIZERS)})")
+        if self.recompute not in ("none", "full"):
+            raise ScenarioError("training.activation_recompute: only 'none' and 'full' "
+                                "(transformers gradient_checkpointing) exist in transformers")
+        if self.finetune not in ("full", "lora"):
+            raise ScenarioError(f"training.finetune.method: '{self.finetune}' (QLoRA's 4-bit "
+                                "bitsandbytes layers) cannot be emulated faithfully on the CPU")
+        if self.attention == "flash" and self.precision == "fp32":
+            raise ScenarioError("training.attention: flash_attention_2 needs 16-bit inputs; "
+                                "transformers refuses fp32 without autocast")
+        if self.attention == "flash" and self.family == "bert":
+            raise ScenarioError("training.attention: transformers has no flash_attention_2 for BERT")
+        if self.family == "bert" and self.finetune == "lora" and self.head == "classifier":
+            raise ScenarioError("LoRA with a BERT classifier (PEFT modules_to_save) is not built")
+        if self.family == "bert" and self.head == "lm" and self.pooler:
+            raise ScenarioError("model.pooler: BertForMaskedLM has no pooler; set it false with head 'lm'")
+        if self.family != "bert" and self.head != "lm":
+            raise ScenarioError("model.head: only BERT gets a classifier head here")
+        for key in ("gpus", "tensor_parallel", "pipeline_parallel", "context_parallel",
+                    "expert_parallel"):
+            if int(p.get(key, 1)) != 1:
+                raise ScenarioError(f"parallelism.{key}: one process only")
+        if int(p.get("zero_stage", 0)) != 0:
+            raise ScenarioError("parallelism.zero_stage: one process only")
+        expected = {
+            "llama": ("swiglu", "rmsnorm"), "mistral": ("swiglu", "rmsnorm"),
+            "qwen2": ("swiglu", "rmsnorm"), "gpt2": ("gelu", "layernorm"),
+            "bert": ("gelu", "layernorm"), "phi": ("gelu", "layernorm"),
+            "gpt_neox": ("gelu", "layernorm"),
+        }[self.family]
+        if (m["ffn_type"], m["norm"]) != expected:
+            raise ScenarioError(f"model: family {self.family} is built with ffn_type "
+                                f"{expected[0]} and norm {expected[1]}")
+        if self.heads % self.kv_heads:
+            raise ScenarioError("model.kv_heads: must divide attention_heads")
+        if self.family in ("gpt2", "bert", "gpt_neox") and self.kv_heads != self.heads:
+            raise ScenarioError(f"model.kv_heads: {self.family} has no grouped-query attention")
+        if self.family in ("gpt2", "bert") and self.seq > self.max_positions:
+            raise ScenarioError("training.sequence_length: longer than max_positions")
+
+    @property
+    def compute_dtype(self):
+        return torch.bfloat16 if self.precision == "bf16" else torch.float32
+
+
+# --------------------------------------------------------------------------------------------
+# CUDA autocast, emulated. torch.autocast("cuda", dtype=torch.bfloat16) in PyTorch 2.x sorts ops
+# into three lists (aten/src/ATen/autocast_mode.cpp); ops outside them run in their inputs' types.
+# --------------------------------------------------------------------------------------------
+
+_LOWER_PRECISION_OPS = {
+    "linear", "matmul", "__matmul__", "__rmatmul__", "addmm", "mm", "bmm", "baddbmm", "addbmm",
+    "addmv", "addr", "mv", "einsum", "chain_matmul", "conv1d", "conv2d", "conv3d", "prelu",
+}
+_FP32_OPS = {
+    "acos", "asin", "cosh", "erfinv", "exp", "expm1", "log", "log10", "log2", "log1p",
+    "reciprocal", "rsqrt", "sinh", "tan", "pow", "__pow__", "__rpow__", "softplus", "layer_norm",
+    "group_norm", "norm", "cosine_similarity", "nll_loss", "cross_entropy", "kl_div", "l1_loss",
+    "smooth_l1_loss", "huber_loss", "mse_loss", "binary_cross_entropy_with_logits", "dist",
+    "pdist", "cdist", "renorm", "logsumexp",
+}
+# fp32 unless the call names an output dtype.
+_FP32_SET_OPT_DTYPE_OPS = {"softmax", "log_softmax", "prod", "cumsum", "cumprod", "sum"}
+
+_AMP = {"active": False, "suspended": 0, "weight_copy_ptrs": set(), "weight_copies": [], "cache": {}}
+
+
+def _amp_on():
+    return _AMP["active"] and _AMP["suspended"] == 0
+
+
+@contextlib.contextmanager
+def amp_suspended():
+    """torch.autocast(device_type, enabled=False), as transformers uses around rotary tables."""
+    _AMP["suspended"] += 1
+    try:
+        yield
+    finally:
+        _AMP["suspended"] -= 1
+
+
+def _amp_cast(x, dtype):
+    """autocast's cached_cast: a floating tensor of another type is cast; an fp32 leaf that needs
+    grad (a trainable weight) is cast once per autocast region and cached."""
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point() or x.dtype == dtype:
+        return x
+    cacheable = (dtype == torch.bfloat16 and x.dtype == torch.float32 and x.requires_grad
+                 and x.is_leaf and not x._is_view())
+    if cacheable and id(x) in _AMP["cache"]:
+        return _AMP["cache"][id(x)][1]
+    y = x.to(dtype)
+    if isinstance(x, nn.Parameter):
+        # Measurement bookkeeping: a 16-bit copy of a weight is not an activation. The copy is
+        # kept referenced until the measurement ends, so that its address cannot be reused by an
+        # activation (a frozen weight's copy that nothing saves would otherwise be freed at once).
+        _AMP["weight_copy_ptrs"].add(y.storage().data_ptr())
+        _AMP["weight_copies"].append(y)
+    if cacheable:
+        _AMP["cache"][id(x)] = (x, y)
+    return y
+
+
+def _map_tensors(obj, fn):
+    if isinstance(obj, torch.Tensor):
+        return fn(obj)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_map_tensors(o, fn) for o in obj)
+    return obj
+
+
+class CudaAutocastEmulation(TorchFunctionMode):
+    """The policy of torch.autocast("cuda", torch.bfloat16) in PyTorch 2.x, for the CPU."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        if _amp_on():
+            target = None
+            if name in _LOWER_PRECISION_OPS:
+                target = torch.bfloat16
+            elif name in _FP32_OPS:
+                target = torch.float32
+            elif name in _FP32_SET_OPT_DTYPE_OPS and kwargs.get("dtype") is None:
+                target = torch.float32
+            if target is not None:
+                args = _map_tensors(args, lambda t: _amp_cast(t, target))
+                kwargs = {k: _map_tensors(v, lambda t: _amp_cast(t, target)) for k, v in kwargs.items()}
+        return func(*args, **kwargs)
+
+
+@contextlib.contextmanager
+def cuda_autocast(enabled):
+    if not enabled:
+        yield
+        return
+    _AMP["active"] = True
+    _AMP["cache"] = {}
+    try:
+        with CudaAutocastEmulation():
+            yield
+    finally:
+        _AMP["active"] = False
+        _AMP["cache"] = {}  # autocast clears its weight cache when the outermost region exits
+
+
+def is_autocast_enabled():
+    """torch.is_autocast_enabled() as transformers' flash-attention path asks it."""
+    return _amp_on()
+
+
+# --------------------------------------------------------------------------------------------
+# Dropout and the fused attention kernels.
+# --------------------------------------------------------------------------------------------
+
+def dropout(x, p, training):
+    """nn.functional.dropout as CUDA runs it: p == 0 (or eval) returns the input itself; otherwise
+    the fused native_dropout kernel, which saves a bool mask (CPU dropout would save a mask of the
+    input's dtype)."""
+    if not training or p == 0.0:
+        return x
+    return torch.native_dropout(x, p, True)[0]
+
+
+class Dropout(nn.Module):
+    """nn.Dropout(p), with the CUDA kernel's saved mask (see dropout())."""
+
+    def __init__(self, p):
+        super().__init__()
+        self.p = float(p)
+
+    def forward(self, x):
+        return dropout(x, self.p, self.training)
+
+
+def _math_attention(q, k, v, causal, scale, drop_p, seed):
+    """Reference attention in fp32 on [b, heads, s, d] tensors (k, v may have fewer heads)."""
+    rep = q.shape[1] // k.shape[1]
+    if rep > 1:
+        k = k.repeat_interleave(rep, dim=1)
+        v = v.repeat_interleave(rep, dim=1)
+    scores = torch.matmul(q, k.transpose(-1, -2)) * scale
+    if causal:
+        s_q, s_k = scores.shape[-2], scores.shape[-1]
+        mask = torch.ones(s_q, s_k, dtype=torch.bool).triu(1)
+        scores = scores.masked_fill(mask, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)
+    probs = torch.softmax(scores, dim=-1)
+    if drop_p > 0.0:
+        g = torch.Generator().manual_seed(seed)
+        keep = torch.rand(probs.shape, generator=g) >= drop_p
+        probs = probs * keep / (1.0 - drop_p)
+    return torch.matmul(probs, v), lse
+
+
+class EmulatedFusedAttention(torch.autograd.Function):
+    """Stands in for the fused attention kernels torch 1.13 lacks.
+
+    What its node saves equals what these save for backward on CUDA:
+    - torch 2.x _scaled_dot_product_flash_attention (SDPA with 16-bit inputs): query, key, value
+      as passed, the output, logsumexp fp32 [b, heads, s], philox seed and offset;
+    - torch 2.x _efficient_attention_forward (SDPA with fp32 inputs): the same, with logsumexp
+      padded to a multiple of 32 along the sequence;
+    - flash_attn.FlashAttnFunc (transformers' flash_attention_2): q, k, v as passed ([b, s, heads,
+      d], grouped K/V), out, softmax_lse fp32 [b, heads, s], rng_state (2 x int64).
+    The output is produced in [b, s, heads, d] memory, as the CUDA kernels do, so that the
+    transpose(1, 2).contiguous() after the call is a view and o_proj saves that same storage.
+    Backward recomputes the attention (as the kernels do) in fp32.
+    """
+
+    @staticmethod
+    def forward(ctx, q, k, v, causal, drop_p, scale, layout, lse_pad):
+        with amp_suspended():
+            return EmulatedFusedAttention._forward(ctx, q, k, v, causal, drop_p, scale, layout, lse_pad)
+
+    @staticmethod
+    def _forward(ctx, q, k, v, causal, drop_p, scale, layout, lse_pad):
+        seed = int(torch.randint(0, 2**62, (1,)).item())
+        if layout == "bshd":
+            qh, kh, vh = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+        else:
+            qh, kh, vh = q, k, v
+        out_h, lse = _math_attention(qh.float(), kh.float(), vh.float(), causal, scale, drop_p, seed)
+        b, nh, s, d = out_h.shape
+        out_bshd = torch.empty(b, s, nh, d, dtype=q.dtype)
+        out_bshd.copy_(out_h.transpose(1, 2))
+        if lse_pad > 1:
+            padded = ((s + lse_pad - 1) // lse_pad) * lse_pad
+            lse_full = torch.zeros(b, nh, padded, dtype=torch.float32)
+            lse_full[..., :s] = lse
+            lse = lse_full
+        out = out_bshd if layout == "bshd" else out_bshd.transpose(1, 2)
+        rng = torch.tensor([seed, 0], dtype=torch.int64)
+        ctx.save_for_backward(q, k, v, out, lse, rng)
+        ctx.causal, ctx.drop_p, ctx.scale, ctx.layout, ctx.seed = causal, drop_p, scale, layout, seed
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        q, k, v, _out, _lse, _rng = ctx.saved_tensors
+        with torch.enable_grad(), amp_suspended():
+            qf = q.detach().float().requires_grad_()
+            kf = k.detach().float().requires_grad_()
+            vf = v.detach().float().requires_grad_()
+            if ctx.layout == "bshd":
+                o, _ = _math_attention(qf.transpose(1, 2), kf.transpose(1, 2), vf.transpose(1, 2),
+                                       ctx.causal, ctx.scale, ctx.drop_p, ctx.seed)
+                o = o.transpose(1, 2)
+            else:
+                o, _ = _math_attention(qf, kf, vf, ctx.causal, ctx.scale, ctx.drop_p, ctx.seed)
+            gq, gk, gv = torch.autograd.grad(o, (qf, kf, vf), grad_out.float())
+        return gq.to(q.dtype), gk.to(k.dtype), gv.to(v.dtype), None, None, None, None, None
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False):
+    """torch.nn.functional.scaled_dot_product_attention (torch 2.x) for inputs [b, heads, s, d]
+    with no mask: the flash kernel for 16-bit inputs, the memory-efficient kernel for fp32."""
+    if attn_mask is not None:
+        raise ScenarioError("an explicit attention mask would select SDPA's math path; not emulated")
+    if _amp_on():  # scaled_dot_product_attention is on CUDA autocast's lower-precision list
+        query, key, value = (_amp_cast(t, torch.bfloat16) for t in (query, key, value))
+    if key.shape[1] != query.shape[1]:
+        raise ScenarioError("torch SDPA (without enable_gqa) needs as many K/V heads as queries")
+    lse_pad = 32 if query.dtype == torch.float32 else 1
+    scale = 1.0 / math.sqrt(query.shape[-1])
+    return EmulatedFusedAttention.apply(query, key, value, is_causal, float(dropout_p), scale,
+                                        "bhsd", lse_pad)
+
+
+def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False):
+    """flash_attn.flash_attn_func (flash-attn 2.x) for inputs [b, s, heads, d]; K/V may be grouped."""
+    if q.dtype not in (torch.float16, torch.bfloat16):
+        raise ScenarioError("flash_attn only supports fp16 and bf16")
+    scale = softmax_scale if softmax_scale is not None else q.shape[-1] ** -0.5
+    return EmulatedFusedAttention.apply(q, k, v, causal, float(dropout_p), scale, "bshd", 1)
+
+
+def flash_attention_forward(module, query_states, key_states, value_states, dropout_rate, causal,
+                            weight_dtype):
+    """transformers' *FlashAttention2.forward tail (v4.45): inputs arrive [b, heads, s, d], are
+    transposed to [b, s, heads, d]; fp32 inputs are cast to the autocast dtype (or the weights'
+    dtype); then _flash_attention_forward -> flash_attn_func (no padding, so no unpadding)."""
+    query_states = query_states.transpose(1, 2)
+    key_states = key_states.transpose(1, 2)
+    value_states = value_states.transpose(1, 2)
+    if query_states.dtype == torch.float32:
+        target_dtype = torch.bfloat16 if is_autocast_enabled() else weight_dtype
+        query_states = query_states.to(target_dtype)
+        key_states = key_states.to(target_dtype)
+        value_states = value_states.to(target_dtype)
+    return flash_attn_func(query_states, key_states, value_states, dropout_rate, causal=causal)
+
+
+# --------------------------------------------------------------------------------------------
+# Measurement regions: the model code below names the part of the model it is in, so that the
+# saved-tensor hook can attribute each saved storage.
+# --------------------------------------------------------------------------------------------
+
+_REGION = ["other"]
+
+
+@contextlib.contextmanager
+def region(name):
+    old = _REGION[0]
+    _REGION[0] = name
+    try:
+        yield
+    finally:
+        _REGION[0] = old
+
+
+def run_layer(layer, recompute, training, *args):
+    """transformers' decoder/encoder loop body: gradient checkpointing (v4.35+:
+    self._gradient_checkpointing_func = partial(torch.utils.checkpoint.checkpoint,
+    use_reentrant=True) by default) or a plain call."""
+    if recompute and training:
+        amp = _amp_on()
+
+        def forward_fn(*a):
+            # torch's checkpoint re-enters the autocast state of the forward when it recomputes
+            # the block in backward; the emulated autocast does the same.
+            if amp and not _amp_on():
+                with cuda_autocast(True):
+                    return layer(*a)
+            return layer(*a)
+        return torch.utils.checkpoint.checkpoint(forward_fn, *args, use_reentrant=True)
+    return layer(*args)
+
+
+# --------------------------------------------------------------------------------------------
+# Rotary embeddings (transformers v4.45: computed once per forward in the model and handed to
+# every layer as position_embeddings).
+# --------------------------------------------------------------------------------------------
+
+class RotaryEmbedding(nn.Module):
+    """LlamaRotaryEmbedding (default rope type; llama3 scaling only changes inv_freq's values)."""
+
+    def __init__(self, dim, base=10000.0):
+        super().__init__()
+        inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+        self.register_buffer("inv_freq", inv_freq, persistent=False)
+
+    @torch.no_grad()
+    def forward(self, x, position_ids):
+        inv_freq_expanded = self.inv_freq[None, :, None].float().expand(position_ids.shape[0], -1, 1)
+        position_ids_expanded = position_ids[:, None, :].float()
+        with amp_suspended():  # torch.autocast(device_type, enabled=False)
+            freqs = (inv_freq_expanded.float() @ position_ids_expanded.float()).transpose(1, 2)
+            emb = torch.cat((freqs, freqs), dim=-1)
+            cos = emb.cos()
+            sin = emb.sin()
+        return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
+
+
+def rotate_half(x):
+    """transformers rotate_half."""
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def apply_rotary_pos_emb(q, k, cos, sin, unsqueeze_dim=1):
+    """transformers apply_rotary_pos_emb."""
+    cos = cos.unsqueeze(unsqueeze_dim)
+    sin = sin.unsqueeze(unsqueeze_dim)
+    q_embed = (q * cos) + (rotate_half(q) * sin)
+    k_embed = (k * cos) + (rotate_half(k) * sin)
+    return q_embed, k_embed
+
+
+def repeat_kv(hidden_states, n_rep):
+    """transformers repeat_kv: [b, kv_heads, s, d] -> [b, kv_heads * n_rep, s, d]."""
+    batch, num_key_value_heads, slen, head_dim = hidden_states.shape
+    if n_rep == 1:
+        return hidden_states
+    hidden_states = hidden_states[:, :, None, :, :].expand(batch, num_key_value_heads, n_rep, slen, head_dim)
+    return hidden_states.reshape(batch, num_key_value_heads * n_rep, slen, head_dim)
+
+
+def causal_mask_4d(batch, seq, dtype):
+    """LlamaModel._update_causal_mask / _prepare_4d_causal_attention_mask_with_cache_position
+    (v4.45) for eager attention without a padding mask: [b, 1, s, s] in the compute dtype (an
+    expand of one [s, s] tensor)."""
+    min_dtype = torch.finfo(dtype).min
+    cache_position = torch.arange(seq)
+    causal_mask = torch.full((seq, seq), fill_value=min_dtype, dtype=dtype)
+    causal_mask = torch.triu(causal_mask, diagonal=1)
+    causal_mask *= torch.arange(seq) > cache_position.reshape(-1, 1)
+    return causal_mask[None, None, :, :].expand(batch, 1, -1, -1)
+
+
+# --------------------------------------------------------------------------------------------
+# Llama / Mistral / Qwen2 (modeling_llama.py, modeling_mistral.py, modeling_qwen2.py, v4.45).
+# --------------------------------------------------------------------------------------------
+
+class LlamaRMSNorm(nn.Module):
+    """LlamaRMSNorm (also MistralRMSNorm, Qwen2RMSNorm)."""
+
+    def __init__(self, hidden_size, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(hidden_size))
+        self.variance_epsilon = eps
+
+    def forward(self, hidden_states):
+        input_dtype = hidden_states.dtype
+        hidden_states = hidden_states.to(torch.float32)
+        variance = hidden_states.pow(2).mean(-1, keepdim=True)
+        hidden_states = hidden_states * torch.rsqrt(variance + self.variance_epsilon)
+        return self.weight * hidden_states.to(input_dtype)
+
+
+class LlamaMLP(nn.Module):
+    """LlamaMLP: down_proj(act_fn(gate_proj(x)) * up_proj(x)), act_fn = SiLU."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.gate_proj = nn.Linear(s.hidden, s.ffn, bias=s.bias)
+        self.up_proj = nn.Linear(s.hidden, s.ffn, bias=s.bias)
+        self.down_proj = nn.Linear(s.ffn, s.hidden, bias=s.bias)
+
+    def forward(self, x):
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class LlamaAttention(nn.Module):
+    """LlamaAttention (eager), LlamaSdpaAttention and LlamaFlashAttention2, by s.attention.
+    Qwen2Attention is the same with bias on q, k and v."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.num_heads, self.head_dim = s.heads, s.head_dim
+        self.num_key_value_heads = s.kv_heads
+        self.num_key_value_groups = s.heads // s.kv_heads
+        self.attention_dropout = s.dropout  # config.attention_dropout
+        qkv_bias = s.bias or s.qkv_bias
+        self.q_proj = nn.Linear(s.hidden, s.heads * s.head_dim, bias=qkv_bias)
+        self.k_proj = nn.Linear(s.hidden, s.kv_heads * s.head_dim, bias=qkv_bias)
+        self.v_proj = nn.Linear(s.hidden, s.kv_heads * s.head_dim, bias=qkv_bias)
+        self.o_proj = nn.Linear(s.heads * s.head_dim, s.hidden, bias=s.bias)
+
+    def forward(self, hidden_states, attention_mask, position_embeddings):
+        bsz, q_len, _ = hidden_states.size()
+        query_states = self.q_proj(hidden_states).view(bsz, q_len, -1, self.head_dim).transpose(1, 2)
+        key_states = self.k_proj(hidden_states).view(bsz, q_len, -1, self.head_dim).transpose(1, 2)
+        value_states = self.v_proj(hidden_states).view(bsz, q_len, -1, self.head_dim).transpose(1, 2)
+        cos, sin = position_embeddings
+        query_states, key_states = apply_rotary_pos_emb(query_states, key_states, cos, sin)
+        impl = self.s.attention
+        if impl == "flash":  # LlamaFlashAttention2: grouped K/V go to the kernel as they are
+            attn_output = flash_attention_forward(
+                self, query_states, key_states, value_states,
+                self.attention_dropout if self.training else 0.0, True, self.q_proj.weight.dtype)
+            attn_output = attn_output.reshape(bsz, q_len, -1).contiguous()
+            return self.o_proj(attn_output)
+        key_states = repeat_kv(key_states, self.num_key_value_groups)
+        value_states = repeat_kv(value_states, self.num_key_value_groups)
+        if impl == "sdpa":  # LlamaSdpaAttention: no padding mask -> causal_mask None, is_causal
+            attn_output = scaled_dot_product_attention(
+                query_states, key_states, value_states, attn_mask=None,
+                dropout_p=self.attention_dropout if self.training else 0.0, is_causal=q_len > 1)
+        else:  # LlamaAttention (eager)
+            attn_weights = torch.matmul(query_states, key_states.transpose(2, 3)) / math.sqrt(self.head_dim)
+            if attention_mask is not None:
+                causal_mask = attention_mask[:, :, :, : key_states.shape[-2]]
+                attn_weights = attn_weights + causal_mask
+            attn_weights = F.softmax(attn_weights, dim=-1, dtype=torch.float32).to(query_states.dtype)
+            attn_weights = dropout(attn_weights, self.attention_dropout, self.training)
+            attn_output = torch.matmul(attn_weights, value_states)
+        attn_output = attn_output.transpose(1, 2).contiguous()
+        attn_output = attn_output.reshape(bsz, q_len, -1)
+        return self.o_proj(attn_output)
+
+
+class LlamaDecoderLayer(nn.Module):
+    """LlamaDecoderLayer (MistralDecoderLayer, Qwen2DecoderLayer)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.self_attn = LlamaAttention(s)
+        self.mlp = LlamaMLP(s)
+        self.input_layernorm = LlamaRMSNorm(s.hidden)
+        self.post_attention_layernorm = LlamaRMSNorm(s.hidden)
+
+    def forward(self, hidden_states, attention_mask, position_ids, cache_position, position_embeddings):
+        residual = hidden_states
+        hidden_states = self.input_layernorm(hidden_states)
+        hidden_states = self.self_attn(hidden_states, attention_mask, position_embeddings)
+        hidden_states = residual + hidden_states
+        residual = hidden_states
+        hidden_states = self.post_attention_layernorm(hidden_states)
+        hidden_states = self.mlp(hidden_states)
+        hidden_states = residual + hidden_states
+        return hidden_states
+
+
+def causal_lm_loss_upcast(logits, labels, vocab):
+    """LlamaForCausalLM.forward loss (v4.40-v4.45; also Mistral, Qwen2, Phi): logits.float(),
+    shift, CrossEntropyLoss."""
+    logits = logits.float()
+    with region("loss"):
+        shift_logits = logits[..., :-1, :].contiguous()
+        shift_labels = labels[..., 1:].contiguous()
+        shift_logits = shift_logits.view(-1, vocab)
+        shift_labels = shift_labels.view(-1)
+        loss = nn.CrossEntropyLoss()(shift_logits, shift_labels)
+    return loss, logits
+
+
+class LlamaForCausalLM(nn.Module):
+    """LlamaForCausalLM / MistralForCausalLM / Qwen2ForCausalLM with LlamaModel inside."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.embed_tokens = nn.Embedding(s.vocab, s.hidden)
+        self.layers = nn.ModuleList(LlamaDecoderLayer(s) for _ in range(s.layers))
+        self.norm = LlamaRMSNorm(s.hidden)
+        self.rotary_emb = RotaryEmbedding(s.head_dim)
+        self.lm_head = nn.Linear(s.hidden, s.vocab, bias=s.lm_head_bias)
+        if s.tied:
+            self.lm_head.weight = self.embed_tokens.weight
+
+    def input_embeddings(self):
+        return self.embed_tokens
+
+    def forward(self, input_ids, labels):
+        s = self.s
+        with region("embed"):
+            inputs_embeds = self.embed_tokens(input_ids)
+            cache_position = torch.arange(0, inputs_embeds.shape[1])
+            position_ids = cache_position.unsqueeze(0)
+            causal_mask = None
+            if s.attention == "eager":
+                causal_mask = causal_mask_4d(input_ids.shape[0], input_ids.shape[1], inputs_embeds.dtype)
+            hidden_states = inputs_embeds
+            position_embeddings = self.rotary_emb(hidden_states, position_ids)
+        for i, layer in enumerate(self.layers):
+            with region(f"layer{i}"):
+                hidden_states = run_layer(layer, s.recompute == "full", self.training, hidden_states,
+                                          causal_mask, position_ids, cache_position, position_embeddings)
+        with region("final"):
+            hidden_states = self.norm(hidden_states)
+        with region("head"):
+            logits = self.lm_head(hidden_states)
+            return causal_lm_loss_upcast(logits, labels, s.vocab)
+
+
+# --------------------------------------------------------------------------------------------
+# GPT-2 (modeling_gpt2.py, v4.45).
+# --------------------------------------------------------------------------------------------
+
+class Conv1D(nn.Module):
+    """transformers.pytorch_utils.Conv1D: addmm(bias, x, weight) with weight [in, out]."""
+
+    def __init__(self, nf, nx):
+        super().__init__()
+        self.nf = nf
+        self.weight = nn.Parameter(torch.empty(nx, nf))
+        self.bias = nn.Parameter(torch.zeros(nf))
+        nn.init.normal_(self.weight, std=0.02)
+
+    def forward(self, x):
+        size_out = x.size()[:-1] + (self.nf,)
+        x = torch.addmm(self.bias, x.view(-1, x.size(-1)), self.weight)
+        x = x.view(size_out)
+        return x
+
+
+class NewGELUActivation(nn.Module):
+    """transformers.activations.NewGELUActivation ("gelu_new"), written as separate ops."""
+
+    def forward(self, input):
+        return 0.5 * input * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (input + 0.044715 * torch.pow(input, 3.0))))
+
+
+class GPT2Attention(nn.Module):
+    """GPT2Attention (eager), GPT2SdpaAttention, GPT2FlashAttention2, by s.attention."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        max_positions = s.max_positions
+        self.register_buffer(
+            "bias",
+            torch.tril(torch.ones((max_positions, max_positions), dtype=torch.bool)).view(
+                1, 1, max_positions, max_positions),
+            persistent=False)
+        self.embed_dim = s.hidden
+        self.num_heads = s.heads
+        self.head_dim = s.hidden // s.heads
+        self.split_size = s.hidden
+        self.c_attn = Conv1D(3 * s.hidden, s.hidden)
+        self.c_proj = Conv1D(s.hidden, s.hidden)
+        self.attn_dropout = Dropout(s.dropout)   # attn_pdrop
+        self.resid_dropout = Dropout(s.dropout)  # resid_pdrop
+
+    def _split_heads(self, tensor, num_heads, attn_head_size):
+        new_shape = tensor.size()[:-1] + (num_heads, attn_head_size)
+        tensor = tensor.view(new_shape)
+        return tensor.permute(0, 2, 1, 3)  # (batch, head, seq_length, head_features)
+
+    def _merge_heads(self, tensor, num_heads, attn_head_size):
+        tensor = tensor.permute(0, 2, 1, 3).contiguous()
+        new_shape = tensor.size()[:-2] + (num_heads * attn_head_size,)
+        return tensor.view(new_shape)
+
+    def _attn(self, query, key, value):
+        attn_weights = torch.matmul(query, key.transpose(-1, -2))
+        # scale_attn_weights=True
+        attn_weights = attn_weights / torch.full([], value.size(-1) ** 0.5, dtype=attn_weights.dtype)
+        query_length, key_length = query.size(-2), key.size(-2)
+        causal_mask = self.bias[:, :, key_length - query_length: key_length, :key_length]
+        mask_value = torch.finfo(attn_weights.dtype).min
+        mask_value = torch.full([], mask_value, dtype=attn_weights.dtype)
+        attn_weights = torch.where(causal_mask, attn_weights.to(attn_weights.dtype), mask_value)
+        attn_weights = F.softmax(attn_weights, dim=-1)
+        # Downcast (if necessary) back to V's dtype (if in mixed-precision) -- No-Op otherwise
+        attn_weights = attn_weights.type(value.dtype)
+        attn_weights = self.attn_dropout(attn_weights)
+        return torch.matmul(attn_weights, value)
+
+    def forward(self, hidden_states):
+        bsz, q_len, _ = hidden_states.size()
+        query, key, value = self.c_attn(hidden_states).split(self.split_size, dim=2)
+        query = self._split_heads(query, self.num_heads, self.head_dim)
+        key = self._split_heads(key, self.num_heads, self.head_dim)
+        value = self._split_heads(value, self.num_heads, self.head_dim)
+        impl = self.s.attention
+        if impl == "flash":  # GPT2FlashAttention2
+            attn_output = flash_attention_forward(
+                self, query, key, value, self.attn_dropout.p if self.training else 0.0, True,
+                self.c_attn.weight.dtype)
+            attn_output = attn_output.reshape(bsz, q_len, self.num_heads * self.head_dim)
+        elif impl == "sdpa":  # GPT2SdpaAttention
+            attn_output = scaled_dot_product_attention(
+                query, key, value, attn_mask=None,
+                dropout_p=self.attn_dropout.p if self.training else 0.0, is_causal=q_len > 1)
+            attn_output = attn_output.transpose(1, 2).contiguous()
+            attn_output = attn_output.view(bsz, q_len, self.embed_dim)
+        else:
+            attn_output = self._attn(query, key, value)
+            attn_output = self._merge_heads(attn_output, self.num_heads, self.head_dim)
+        attn_output = self.c_proj(attn_output)
+        attn_output = self.resid_dropout(attn_output)
+        return attn_output
+
+
+class GPT2MLP(nn.Module):
+    """GPT2MLP: c_fc, NewGELU, c_proj, dropout(resid_pdrop)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.c_fc = Conv1D(s.ffn, s.hidden)
+        self.c_proj = Conv1D(s.hidden, s.ffn)
+        self.act = NewGELUActivation()
+        self.dropout = Dropout(s.dropout)
+
+    def forward(self, hidden_states):
+        hidden_states = self.c_fc(hidden_states)
+        hidden_states = self.act(hidden_states)
+        hidden_states = self.c_proj(hidden_states)
+        hidden_states = self.dropout(hidden_states)
+        return hidden_states
+
+
+class GPT2Block(nn.Module):
+    """GPT2Block (pre-norm, layer_norm_epsilon 1e-5)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(s.hidden, eps=1e-5)
+        self.attn = GPT2Attention(s)
+        self.ln_2 = nn.LayerNorm(s.hidden, eps=1e-5)
+        self.mlp = GPT2MLP(s)
+
+    def forward(self, hidden_states):
+        residual = hidden_states
+        hidden_states = self.ln_1(hidden_states)
+        attn_output = self.attn(hidden_states)
+        hidden_states = attn_output + residual
+        residual = hidden_states
+        hidden_states = self.ln_2(hidden_states)
+        feed_forward_hidden_states = self.mlp(hidden_states)
+        hidden_states = residual + feed_forward_hidden_states
+        return hidden_states
+
+
+class GPT2LMHeadModel(nn.Module):
+    """GPT2LMHeadModel with GPT2Model inside (wte, wpe, drop, h, ln_f; lm_head tied to wte)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.wte = nn.Embedding(s.vocab, s.hidden)
+        self.wpe = nn.Embedding(s.max_positions, s.hidden)
+        self.drop = Dropout(s.dropout)  # embd_pdrop
+        self.h = nn.ModuleList(GPT2Block(s) for _ in range(s.layers))
+        self.ln_f = nn.LayerNorm(s.hidden, eps=1e-5)
+        self.lm_head = nn.Linear(s.hidden, s.vocab, bias=False)
+        if s.tied:
+            self.lm_head.weight = self.wte.weight
+
+    def input_embeddings(self):
+        return self.wte
+
+    def forward(self, input_ids, labels):
+        s = self.s
+        with region("embed"):
+            position_ids = torch.arange(0, input_ids.shape[-1], dtype=torch.long).unsqueeze(0)
+            inputs_embeds = self.wte(input_ids)
+            position_embeds = self.wpe(position_ids)
+            hidden_states = inputs_embeds + position_embeds
+            hidden_states = self.drop(hidden_states)
+        for i, block in enumerate(self.h):
+            with region(f"layer{i}"):
+                hidden_states = run_layer(block, s.recompute == "full", self.training, hidden_states)
+        with region("final"):
+            hidden_states = self.ln_f(hidden_states)
+        with region("head"):
+            lm_logits = self.lm_head(hidden_states)
+        with region("loss"):  # GPT2LMHeadModel.forward: no fp32 upcast of the logits
+            shift_logits = lm_logits[..., :-1, :].contiguous()
+            shift_labels = labels[..., 1:].contiguous()
+            loss = nn.CrossEntropyLoss()(shift_logits.view(-1, shift_logits.size(-1)), shift_labels.view(-1))
+        return loss, lm_logits
+
+
+# --------------------------------------------------------------------------------------------
+# BERT (modeling_bert.py, v4.45): BertForMaskedLM or BertForSequenceClassification.
+# --------------------------------------------------------------------------------------------
+
+class BertEmbeddings(nn.Module):
+    """BertEmbeddings (absolute positions; token_type_ids from the zero buffer)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.word_embeddings = nn.Embedding(s.vocab, s.hidden, padding_idx=0)
+        self.position_embeddings = nn.Embedding(s.max_positions, s.hidden)
+        self.token_type_embeddings = nn.Embedding(max(s.token_types, 1), s.hidden)
+        self.LayerNorm = nn.LayerNorm(s.hidden, eps=1e-12)
+        self.dropout = Dropout(s.dropout)  # hidden_dropout_prob
+        self.register_buffer("position_ids", torch.arange(s.max_positions).expand((1, -1)), persistent=False)
+        self.register_buffer("token_type_ids", torch.zeros(self.position_ids.size(), dtype=torch.long),
+                             persistent=False)
+
+    def forward(self, input_ids):
+        input_shape = input_ids.size()
+        seq_length = input_shape[1]
+        position_ids = self.position_ids[:, 0:seq_length]
+        buffered_token_type_ids = self.token_type_ids[:, :seq_length]
+        token_type_ids = buffered_token_type_ids.expand(input_shape[0], seq_length)
+        inputs_embeds = self.word_embeddings(input_ids)
+        token_type_embeddings = self.token_type_embeddings(token_type_ids)
+        embeddings = inputs_embeds + token_type_embeddings
+        position_embeddings = self.position_embeddings(position_ids)
+        embeddings += position_embeddings
+        embeddings = self.LayerNorm(embeddings)
+        embeddings = self.dropout(embeddings)
+        return embeddings
+
+
+class BertSelfAttention(nn.Module):
+    """BertSelfAttention (eager) and BertSdpaSelfAttention, by s.attention."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.num_attention_heads = s.heads
+        self.attention_head_size = s.hidden // s.heads
+        self.all_head_size = s.hidden
+        self.query = nn.Linear(s.hidden, s.hidden)
+        self.key = nn.Linear(s.hidden, s.hidden)
+        self.value = nn.Linear(s.hidden, s.hidden)
+        self.dropout_prob = s.dropout  # attention_probs_dropout_prob
+        self.dropout = Dropout(s.dropout)
+
+    def transpose_for_scores(self, x):
+        new_x_shape = x.size()[:-1] + (self.num_attention_heads, self.attention_head_size)
+        x = x.view(new_x_shape)
+        return x.permute(0, 2, 1, 3)
+
+    def forward(self, hidden_states, attention_mask):
+        bsz, tgt_len, _ = hidden_states.size()
+        query_layer = self.transpose_for_scores(self.query(hidden_states))
+        key_layer = self.transpose_for_scores(self.key(hidden_states))
+        value_layer = self.transpose_for_scores(self.value(hidden_states))
+        if self.s.attention == "sdpa":
+            # BertSdpaSelfAttention: an all-ones padding mask is dropped (attention_mask None)
+            attn_output = scaled_dot_product_attention(
+                query_layer, key_layer, value_layer, attn_mask=None,
+                dropout_p=self.dropout_prob if self.training else 0.0, is_causal=False)
+            attn_output = attn_output.transpose(1, 2)
+            return attn_output.reshape(bsz, tgt_len, self.all_head_size)
+        attention_scores = torch.matmul(query_layer, key_layer.transpose(-1, -2))
+        attention_scores = attention_scores / math.sqrt(self.attention_head_size)
+        if attention_mask is not None:
+            attention_scores = attention_scores + attention_mask
+        attention_probs = F.softmax(attention_scores, dim=-1)
+        attention_probs = self.dropout(attention_probs)
+        context_layer = torch.matmul(attention_probs, value_layer)
+        context_layer = context_layer.permute(0, 2, 1, 3).contiguous()
+        new_context_layer_shape = context_layer.size()[:-2] + (self.all_head_size,)
+        return context_layer.view(new_context_layer_shape)
+
+
+class BertSelfOutput(nn.Module):
+    """BertSelfOutput and BertOutput: LayerNorm(dropout(dense(x)) + input_tensor)."""
+
+    def __init__(self, s, in_features):
+        super().__init__()
+        self.dense = nn.Linear(in_features, s.hidden)
+        self.LayerNorm = nn.LayerNorm(s.hidden, eps=1e-12)
+        self.dropout = Dropout(s.dropout)
+
+    def forward(self, hidden_states, input_tensor):
+        hidden_states = self.dense(hidden_states)
+        hidden_states = self.dropout(hidden_states)
+        return self.LayerNorm(hidden_states + input_tensor)
+
+
+class BertAttention(nn.Module):
+    def __init__(self, s):
+        super().__init__()
+        self.self = BertSelfAttention(s)
+        self.output = BertSelfOutput(s, s.hidden)
+
+    def forward(self, hidden_states, attention_mask):
+        return self.output(self.self(hidden_states, attention_mask), hidden_states)
+
+
+class BertIntermediate(nn.Module):
+    """BertIntermediate: dense + GELUActivation (nn.functional.gelu, exact)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.dense = nn.Linear(s.hidden, s.ffn)
+
+    def forward(self, hidden_states):
+        return F.gelu(self.dense(hidden_states))
+
+
+class BertLayer(nn.Module):
+    """BertLayer (post-norm)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.attention = BertAttention(s)
+        self.intermediate = BertIntermediate(s)
+        self.output = BertSelfOutput(s, s.ffn)
+
+    def forward(self, hidden_states, attention_mask):
+        attention_output = self.attention(hidden_states, attention_mask)
+        intermediate_output = self.intermediate(attention_output)
+        return self.output(intermediate_output, attention_output)
+
+
+class BertModelForTask(nn.Module):
+    """BertForMaskedLM (BertModel without pooler + BertOnlyMLMHead, decoder tied to the word
+    embeddings) or BertForSequenceClassification (BertModel with pooler + dropout + classifier)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.embeddings = BertEmbeddings(s)
+        self.layer = nn.ModuleList(BertLayer(s) for _ in range(s.layers))
+        if s.head == "lm":
+            # BertLMPredictionHead: transform (dense, gelu, LayerNorm), decoder + separate bias
+            self.transform_dense = nn.Linear(s.hidden, s.hidden)
+            self.transform_LayerNorm = nn.LayerNorm(s.hidden, eps=1e-12)
+            self.decoder = nn.Linear(s.hidden, s.vocab, bias=False)
+            self.decoder_bias = nn.Parameter(torch.zeros(s.vocab))
+            self.decoder.bias = self.decoder_bias
+            if s.tied:
+                self.decoder.weight = self.embeddings.word_embeddings.weight
+        else:
+            if s.pooler:
+                self.pooler_dense = nn.Linear(s.hidden, s.hidden)
+            self.classifier_dropout = Dropout(s.dropout)
+            self.classifier = nn.Linear(s.hidden, s.classifier_labels)
+
+    def input_embeddings(self):
+        return self.embeddings.word_embeddings
+
+    def forward(self, input_ids, labels):
+        s = self.s
+        with region("embed"):
+            embedding_output = self.embeddings(input_ids)
+            extended_attention_mask = None
+            if s.attention == "eager":
+                # BertModel.get_extended_attention_mask on the all-ones default mask
+                attention_mask = torch.ones(input_ids.shape)
+                ext = attention_mask[:, None, None, :].to(dtype=self.embeddings.word_embeddings.weight.dtype)
+                extended_attention_mask = (1.0 - ext) * torch.finfo(ext.dtype).min
+            hidden_states = embedding_output
+        for i, layer in enumerate(self.layer):
+            with region(f"layer{i}"):
+                hidden_states = run_layer(layer, s.recompute == "full", self.training, hidden_states,
+                                          extended_attention_mask)
+        if s.head == "lm":
+            with region("head"):
+                h = F.gelu(self.transform_dense(hidden_states))
+                h = self.transform_LayerNorm(h)
+                prediction_scores = self.decoder(h)
+            with region("loss"):  # BertForMaskedLM.forward: no upcast, no shift
+                loss = nn.CrossEntropyLoss()(prediction_scores.view(-1, s.vocab), labels.view(-1))
+            return loss, prediction_scores
+        with region("head"):
+            pooled = hidden_states[:, 0]
+            if s.pooler:
+                pooled = torch.tanh(self.pooler_dense(pooled))  # BertPooler
+            pooled = self.classifier_dropout(pooled)
+            logits = self.classifier(pooled)
+        with region("loss"):  # single_label_classification
+            loss = nn.CrossEntropyLoss()(logits.view(-1, s.classifier_labels), labels.view(-1))
+        return loss, logits
+
+
+# --------------------------------------------------------------------------------------------
+# Phi (modeling_phi.py, v4.45) and GPT-NeoX (modeling_gpt_neox.py, v4.45): parallel blocks,
+# partial rotary.
+# --------------------------------------------------------------------------------------------
+
+class PhiAttention(nn.Module):
+    """PhiAttention (eager; q and k upcast to fp32 for the scores), PhiSdpaAttention,
+    PhiFlashAttention2. partial_rotary_factor 0.5, no qk_layernorm."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.num_heads, self.head_dim = s.heads, s.head_dim
+        self.num_key_value_groups = s.heads // s.kv_heads
+        self.rotary_ndims = int(s.head_dim * 0.5)
+        self.q_proj = nn.Linear(s.hidden, s.heads * s.head_dim, bias=True)
+        self.k_proj = nn.Linear(s.hidden, s.kv_heads * s.head_dim, bias=True)
+        self.v_proj = nn.Linear(s.hidden, s.kv_heads * s.head_dim, bias=True)
+        self.dense = nn.Linear(s.heads * s.head_dim, s.hidden, bias=True)
+        self.attention_dropout = Dropout(s.dropout)
+
+    def forward(self, hidden_states, attention_mask, position_embeddings):
+        bsz, q_len, _ = hidden_states.size()
+        query_states = self.q_proj(hidden_states).view(bsz, q_len, -1, self.head_dim).transpose(1, 2)
+        key_states = self.k_proj(hidden_states).view(bsz, q_len, -1, self.head_dim).transpose(1, 2)
+        value_states = self.v_proj(hidden_states).view(bsz, q_len, -1, self.head_dim).transpose(1, 2)
+        cos, sin = position_embeddings
+        query_rot, query_pass = query_states[..., : self.rotary_ndims], query_states[..., self.rotary_ndims:]
+        key_rot, key_pass = key_states[..., : self.rotary_ndims], key_states[..., self.rotary_ndims:]
+        query_rot, key_rot = apply_rotary_pos_emb(query_rot, key_rot, cos, sin)
+        query_states = torch.cat((query_rot, query_pass), dim=-1)
+        key_states = torch.cat((key_rot, key_pass), dim=-1)
+        impl = self.s.attention
+        drop = self.attention_dropout.p if self.training else 0.0
+        if impl == "flash":
+            attn_output = flash_attention_forward(self, query_states, key_states, value_states, drop,
+                                                  True, self.q_proj.weight.dtype)
+            attn_output = attn_output.reshape(bsz, q_len, -1).contiguous()
+            return self.dense(attn_output)
+        key_states = repeat_kv(key_states, self.num_key_value_groups)
+        value_states = repeat_kv(value_states, self.num_key_value_groups)
+        if impl == "sdpa":
+            attn_output = scaled_dot_product_attention(query_states, key_states, value_states,
+                                                       attn_mask=None, dropout_p=drop, is_causal=q_len > 1)
+        else:
+            attn_weights = torch.matmul(query_states.to(torch.float32),
+                                        key_states.to(torch.float32).transpose(2, 3)) / math.sqrt(self.head_dim)
+            if attention_mask is not None:
+                attn_weights = attn_weights + attention_mask[:, :, :, : key_states.shape[-2]]
+            attn_weights = F.softmax(attn_weights, dim=-1, dtype=torch.float32).to(value_states.dtype)
+            attn_weights = self.attention_dropout(attn_weights)
+            attn_output = torch.matmul(attn_weights, value_states)
+        attn_output = attn_output.transpose(1, 2).contiguous()
+        attn_output = attn_output.reshape(bsz, q_len, -1)
+        return self.dense(attn_output)
+
+
+class PhiMLP(nn.Module):
+    """PhiMLP: fc1, gelu_new, fc2."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.fc1 = nn.Linear(s.hidden, s.ffn)
+        self.fc2 = nn.Linear(s.ffn, s.hidden)
+        self.activation_fn = NewGELUActivation()
+
+    def forward(self, hidden_states):
+        return self.fc2(self.activation_fn(self.fc1(hidden_states)))
+
+
+class PhiDecoderLayer(nn.Module):
+    """PhiDecoderLayer: one LayerNorm, attention and MLP in parallel, resid_dropout on both."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.self_attn = PhiAttention(s)
+        self.mlp = PhiMLP(s)
+        self.input_layernorm = nn.LayerNorm(s.hidden, eps=1e-5)
+        self.resid_dropout = Dropout(s.dropout)
+
+    def forward(self, hidden_states, attention_mask, position_ids, cache_position, position_embeddings):
+        residual = hidden_states
+        hidden_states = self.input_layernorm(hidden_states)
+        attn_outputs = self.self_attn(hidden_states, attention_mask, position_embeddings)
+        attn_outputs = self.resid_dropout(attn_outputs)
+        feed_forward_hidden_states = self.resid_dropout(self.mlp(hidden_states))
+        return attn_outputs + feed_forward_hidden_states + residual
+
+
+class PhiForCausalLM(nn.Module):
+    """PhiForCausalLM with PhiModel inside (embed_dropout, final_layernorm, lm_head with bias)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.embed_tokens = nn.Embedding(s.vocab, s.hidden)
+        self.embed_dropout = Dropout(s.dropout)  # embd_pdrop
+        self.layers = nn.ModuleList(PhiDecoderLayer(s) for _ in range(s.layers))
+        self.final_layernorm = nn.LayerNorm(s.hidden, eps=1e-5)
+        self.rotary_emb = RotaryEmbedding(int(s.head_dim * 0.5))
+        self.lm_head = nn.Linear(s.hidden, s.vocab, bias=s.lm_head_bias)
+        if s.tied:
+            self.lm_head.weight = self.embed_tokens.weight
+
+    def input_embeddings(self):
+        return self.embed_tokens
+
+    def forward(self, input_ids, labels):
+        s = self.s
+        with region("embed"):
+            inputs_embeds = self.embed_tokens(input_ids)
+            cache_position = torch.arange(0, inputs_embeds.shape[1])
+            position_ids = cache_position.unsqueeze(0)
+            causal_mask = None
+            if s.attention == "eager":
+                causal_mask = causal_mask_4d(input_ids.shape[0], input_ids.shape[1], inputs_embeds.dtype)
+            inputs_embeds = self.embed_dropout(inputs_embeds)
+            hidden_states = inputs_embeds
+            position_embeddings = self.rotary_emb(hidden_states, position_ids)
+        for i, layer in enumerate(self.layers):
+            with region(f"layer{i}"):
+                hidden_states = run_layer(layer, s.recompute == "full", self.training, hidden_states,
+                                          causal_mask, position_ids, cache_position, position_embeddings)
+        with region("final"):
+            hidden_states = self.final_layernorm(hidden_states)
+        with region("head"):
+            logits = self.lm_head(hidden_states)
+            return causal_lm_loss_upcast(logits, labels, s.vocab)
+
+
+class GPTNeoXAttention(nn.Module):
+    """GPTNeoXAttention (eager, baddbmm scores), GPTNeoXSdpaAttention, GPTNeoXFlashAttention2.
+    Fused query_key_value with bias; rotary_pct 0.25."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.num_attention_heads = s.heads
+        self.head_size = s.hidden // s.heads
+        self.rotary_ndims = int(self.head_size * 0.25)
+        self.norm_factor = self.head_size ** -0.5
+        self.query_key_value = nn.Linear(s.hidden, 3 * s.hidden, bias=True)
+        self.dense = nn.Linear(s.hidden, s.hidden, bias=True)
+        self.attention_dropout = Dropout(s.dropout)
+
+    def forward(self, hidden_states, attention_mask, position_embeddings):
+        bsz, q_len, _ = hidden_states.size()
+        qkv = self.query_key_value(hidden_states)
+        new_qkv_shape = qkv.size()[:-1] + (self.num_attention_heads, 3 * self.head_size)
+        qkv = qkv.view(*new_qkv_shape)
+        query = qkv[..., : self.head_size].permute(0, 2, 1, 3)
+        key = qkv[..., self.head_size: 2 * self.head_size].permute(0, 2, 1, 3)
+        value = qkv[..., 2 * self.head_size:].permute(0, 2, 1, 3)
+        query_rot, query_pass = query[..., : self.rotary_ndims], query[..., self.rotary_ndims:]
+        key_rot, key_pass = key[..., : self.rotary_ndims], key[..., self.rotary_ndims:]
+        cos, sin = position_embeddings
+        query, key = apply_rotary_pos_emb(query_rot, key_rot, cos, sin)
+        query = torch.cat((query, query_pass), dim=-1)
+        key = torch.cat((key, key_pass), dim=-1)
+        impl = self.s.attention
+        drop = self.attention_dropout.p if self.training else 0.0
+        if impl == "flash":  # GPTNeoXFlashAttention2 (fp32 q/k are cast in flash_attention_forward)
+            attn_output = flash_attention_forward(self, query, key, value, drop, True,
+                                                  self.query_key_value.weight.dtype)
+            attn_output = attn_output.reshape(bsz, q_len, -1)
+            return self.dense(attn_output)
+        if impl == "sdpa":  # GPTNeoXSdpaAttention: q, k cast back to value's dtype first
+            target_dtype = value.dtype
+            if query.dtype != target_dtype:
+                query = query.to(target_dtype)
+            if key.dtype != target_dtype:
+                key = key.to(target_dtype)
+            attn_output = scaled_dot_product_attention(query, key, value, attn_mask=None,
+                                                       dropout_p=drop, is_causal=q_len > 1)
+        else:  # GPTNeoXAttention._attn
+            batch_size, num_attention_heads, query_length, attn_head_size = query.size()
+            key_length = key.size(-2)
+            query = query.view(batch_size * num_attention_heads, query_length, attn_head_size)
+            key = key.view(batch_size * num_attention_heads, key_length, attn_head_size)
+            attn_scores = torch.zeros(batch_size * num_attention_heads, query_length, key_length,
+                                      dtype=query.dtype)
+            attn_scores = torch.baddbmm(attn_scores, query, key.transpose(1, 2), beta=1.0, alpha=self.norm_factor)
+            attn_scores = attn_scores.view(batch_size, num_attention_heads, query_length, key_length)
+            if attention_mask is not None:
+                attn_scores = attn_scores + attention_mask[:, :, :, :key_length]
+            attn_weights = F.softmax(attn_scores, dim=-1)
+            attn_weights = attn_weights.to(value.dtype)
+            attn_weights = self.attention_dropout(attn_weights)
+            attn_output = torch.matmul(attn_weights, value)
+        # _merge_heads
+        attn_output = attn_output.permute(0, 2, 1, 3).contiguous()
+        attn_output = attn_output.view(bsz, q_len, self.num_attention_heads * self.head_size)
+        return self.dense(attn_output)
+
+
+class GPTNeoXMLP(nn.Module):
+    """GPTNeoXMLP: dense_h_to_4h, gelu (exact), dense_4h_to_h."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.dense_h_to_4h = nn.Linear(s.hidden, s.ffn)
+        self.dense_4h_to_h = nn.Linear(s.ffn, s.hidden)
+
+    def forward(self, hidden_states):
+        return self.dense_4h_to_h(F.gelu(self.dense_h_to_4h(hidden_states)))
+
+
+class GPTNeoXLayer(nn.Module):
+    """GPTNeoXLayer with use_parallel_residual=True (Pythia)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.input_layernorm = nn.LayerNorm(s.hidden, eps=1e-5)
+        self.post_attention_layernorm = nn.LayerNorm(s.hidden, eps=1e-5)
+        self.post_attention_dropout = Dropout(s.dropout)  # hidden_dropout
+        self.post_mlp_dropout = Dropout(s.dropout)
+        self.attention = GPTNeoXAttention(s)
+        self.mlp = GPTNeoXMLP(s)
+
+    def forward(self, hidden_states, attention_mask, position_ids, cache_position, position_embeddings):
+        attn_output = self.attention(self.input_layernorm(hidden_states), attention_mask, position_embeddings)
+        attn_output = self.post_attention_dropout(attn_output)
+        mlp_output = self.mlp(self.post_attention_layernorm(hidden_states))
+        mlp_output = self.post_mlp_dropout(mlp_output)
+        return mlp_output + attn_output + hidden_states
+
+
+class GPTNeoXForCausalLM(nn.Module):
+    """GPTNeoXForCausalLM with GPTNeoXModel inside (embed_in, emb_dropout, final_layer_norm,
+    embed_out untied). Loss as v4.45: shift, CrossEntropyLoss, no fp32 upcast."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        self.embed_in = nn.Embedding(s.vocab, s.hidden)
+        self.emb_dropout = Dropout(s.dropout)
+        self.layers = nn.ModuleList(GPTNeoXLayer(s) for _ in range(s.layers))
+        self.final_layer_norm = nn.LayerNorm(s.hidden, eps=1e-5)
+        self.rotary_emb = RotaryEmbedding(int((s.hidden // s.heads) * 0.25))
+        self.embed_out = nn.Linear(s.hidden, s.vocab, bias=False)
+        if s.tied:
+            self.embed_out.weight = self.embed_in.weight
+
+    def input_embeddings(self):
+        return self.embed_in
+
+    def forward(self, input_ids, labels):
+        s = self.s
+        with region("embed"):
+            inputs_embeds = self.embed_in(input_ids)
+            cache_position = torch.arange(0, inputs_embeds.shape[1])
+            position_ids = cache_position.unsqueeze(0)
+            causal_mask = None
+            if s.attention == "eager":
+                causal_mask = causal_mask_4d(input_ids.shape[0], input_ids.shape[1], inputs_embeds.dtype)
+            hidden_states = self.emb_dropout(inputs_embeds)
+            position_embeddings = self.rotary_emb(hidden_states, position_ids)
+        for i, layer in enumerate(self.layers):
+            with region(f"layer{i}"):
+                hidden_states = run_layer(layer, s.recompute == "full", self.training, hidden_states,
+                                          causal_mask, position_ids, cache_position, position_embeddings)
+        with region("final"):
+            hidden_states = self.final_layer_norm(hidden_states)
+        with region("head"):
+            lm_logits = self.embed_out(hidden_states)
+        with region("loss"):
+            shift_logits = lm_logits[:, :-1, :].contiguous()
+            labels = labels[:, 1:].contiguous()
+            loss = nn.CrossEntropyLoss()(shift_logits.view(-1, shift_logits.size(-1)), labels.view(-1))
+        return loss, lm_logits
+
+
+# --------------------------------------------------------------------------------------------
+# LoRA (PEFT v0.12-0.13, tuners/lora/layer.py Linear).
+# --------------------------------------------------------------------------------------------
+
+class LoraLinear(nn.Module):
+    """peft.tuners.lora.layer.Linear wrapping nn.Linear or transformers' Conv1D
+    (fan_in_fan_out): result = base_layer(x) + lora_B(lora_A(lora_dropout(x))) * scaling, with x
+    first cast to the adapter weights' dtype. lora_dropout is nn.Dropout(p) when p > 0, else
+    nn.Identity. Adapters are fp32: PEFT >= 0.12's get_peft_model(autocast_adapter_dtype=True)
+    casts bf16/fp16 adapters to fp32 (older PEFT kept them in the base layer's dtype)."""
+
+    def __init__(self, base_layer, r, lora_alpha, lora_dropout, adapter_dtype):
+        super().__init__()
+        self.base_layer = base_layer
+        if isinstance(base_layer, Conv1D):
+            in_features, out_features = base_layer.weight.shape
+        else:
+            out_features, in_features = base_layer.weight.shape
+        self.lora_dropout = Dropout(lora_dropout) if lora_dropout > 0.0 else nn.Identity()
+        self.lora_A = nn.Linear(in_features, r, bias=False).to(adapter_dtype)
+        self.lora_B = nn.Linear(r, out_features, bias=False).to(adapter_dtype)
+        nn.init.zeros_(self.lora_B.weight)
+        self.scaling = lora_alpha / r
+
+    @property
+    def weight(self):  # BaseTunerLayer.weight: transformers code reads self.q_proj.weight
+        return self.base_layer.weight
+
+    def forward(self, x):
+        result = self.base_layer(x)
+        torch_result_dtype = result.dtype
+        x = x.to(self.lora_A.weight.dtype)
+        result = result + self.lora_B(self.lora_A(self.lora_dropout(x))) * self.scaling
+        result = result.to(torch_result_dtype)
+        return result
+
+
+def apply_lora(model, s, adapter_dtype):
+    """get_peft_model(model, LoraConfig(r, target_modules, lora_dropout)): every module whose name
+    is, or ends with '.' + , a target is wrapped; everything else is frozen."""
+    for p in model.parameters():
+        p.requires_grad_(False)
+    targets = set(s.lora_targets)
+    replaced = []
+    for name, module in list(model.named_modules()):
+        for child_name, child in list(module.named_children()):
+            if child_name in targets and isinstance(child, (nn.Linear, Conv1D)):
+                setattr(module, child_name, LoraLinear(child, s.lora_rank, 16.0, s.lora_dropout, adapter_dtype))
+                replaced.append(f"{name}.{child_name}" if name else child_name)
+    if not replaced:
+        raise ScenarioError(f"training.finetune.lora_targets: none of {sorted(targets)} is a "
+                            f"linear layer of a {s.family} model")
+    return replaced
+
+
+def enable_input_require_grads(model):
+    """PreTrainedModel.enable_input_require_grads: with a frozen embedding and reentrant
+    checkpointing, transformers/PEFT make the embedding output require grad."""
+    def hook(module, inputs, output):
+        output.requires_grad_(True)
+    model.input_embeddings().register_forward_hook(hook)
+
+
+# --------------------------------------------------------------------------------------------
+# Measurement.
+# --------------------------------------------------------------------------------------------
+
+def build_model(s, lora_adapter_dtype="fp32"):
+    torch.manual_seed(0)
+    cls = {
+        "llama": LlamaForCausalLM, "mistral": LlamaForCausalLM, "qwen2": LlamaForCausalLM,
+        "gpt2": GPT2LMHeadModel, "bert": BertModelForTask, "phi": PhiForCausalLM,
+        "gpt_neox": GPTNeoXForCausalLM,
+    }[s.family]
+    model = cls(s)
+    if s.precision == "bf16":
+        model = model.to(torch.bfloat16)  # from_pretrained(torch_dtype=torch.bfloat16)
+    lora_modules = []
+    if s.finetune == "lora":
+        dtype = torch.float32 if lora_adapter_dtype == "fp32" else s.compute_dtype
+        lora_modules = apply_lora(model, s, dtype)
+        if s.recompute == "full":
+            enable_input_require_grads(model)
+    model.train()
+    return model, lora_modules
+
+
+def make_optimizer(s, params):
+    if s.optimizer == "sgd":
+        return torch.optim.SGD(params, lr=1e-4)
+    if s.optimizer == "sgd_momentum":
+        return torch.optim.SGD(params, lr=1e-4, momentum=0.9)
+    if s.optimizer == "adam":
+        return torch.optim.Adam(params, lr=1e-4)
+    return torch.optim.AdamW(params, lr=1e-4, weight_decay=0.0)
+
+
+def _storage_key(t):
+    st = t.storage()
+    return st.data_ptr(), st.nbytes()
+
+
+class SavedTensorRecorder:
+    """pack hook of torch.autograd.graph.saved_tensors_hooks: records the storage of every tensor
+    autograd saves, with the region of the model that saved it. The tensors are kept referenced so
+    that no storage address can be reused while recording."""
+
+    def __init__(self):
+        self.storages = {}  # ptr -> {"nbytes", "dtype", "shape", "regions": set()}
+        self.keep = []
+
+    def pack(self, t):
+        ptr, nbytes = _storage_key(t)
+        # A Python number in an op (x / 8.0) is saved as a 0-dim float64 "wrapped number" that
+        # stays on the CPU in a CUDA run: not device memory.
+        wrapped_number = t.dim() == 0 and t.dtype == torch.float64
+        if nbytes > 0 and not wrapped_number:
+            rec = self.storages.setdefault(ptr, {"nbytes": nbytes, "dtype": str(t.dtype).replace("torch.", ""),
+                                                 "shape": list(t.shape), "regions": set(), "ops": set()})
+            rec["regions"].add(_REGION[0])
+            self.keep.append(t)
+        return t
+
+    @staticmethod
+    def unpack(t):
+        return t
+
+
+def _walk_saved(roots):
+    """Which autograd nodes save which storage: node name and saved-field name, for the report."""
+    names = {}
+    seen = {}  # id -> node: the node objects are kept alive so that no id is reused
+    stack = [r for r in roots if r is not None]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen[id(node)] = node
+        fields = []
+        try:
+            saved = getattr(node, "saved_tensors", None)  # custom autograd Functions
+            if isinstance(saved, tuple):
+                fields += [(f"saved{i}", t) for i, t in enumerate(saved)]
+        except RuntimeError:
+            pass
+        for attr in dir(node):
+            if attr.startswith("_saved_"):
+                try:
+                    val = getattr(node, attr)
+                except RuntimeError:
+                    continue
+                if isinstance(val, torch.Tensor):
+                    fields.append((attr[len("_saved_"):], val))
+                elif isinstance(val, (tuple, list)):
+                    fields += [(f"{attr[len('_saved_'):]}{i}", v) for i, v in enumerate(val)
+                               if isinstance(v, torch.Tensor)]
+        for field, t in fields:
+            if t.numel() == 0 and t.dim() == 0:
+                continue
+            ptr, _ = _storage_key(t)
+            names.setdefault(ptr, set()).add(f"{node.name()}.{field}")
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                stack.append(nxt)
+    return names
+
+
+# Saved by torch 1.13's autograd but not by torch 2.x's (see measure()).
+TORCH113_ONLY_SAVES = {"MeanBackward1.self"}
+
+
+def make_batch(s):
+    g = torch.Generator().manual_seed(1)
+    input_ids = torch.randint(1, s.vocab, (s.batch, s.seq), generator=g)
+    if s.family == "bert" and s.head == "classifier":
+        labels = torch.randint(0, s.classifier_labels, (s.batch,), generator=g)
+    else:
+        labels = input_ids.clone()
+    return input_ids, labels
+
+
+def measure(s, lora_adapter_dtype="fp32"):
+    """One training step. Returns a dict with the three metrics and their details."""
+    model, lora_modules = build_model(s, lora_adapter_dtype)
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = make_optimizer(s, params)
+    excluded = set()
+    for t in list(model.parameters()) + list(model.buffers()):
+        excluded.add(t.storage().data_ptr())
+    input_ids, labels = make_batch(s)
+    _AMP["weight_copy_ptrs"] = set()
+    _AMP["weight_copies"] = []
+    rec = SavedTensorRecorder()
+    amp = s.precision == "amp_bf16"
+    with cuda_autocast(amp):
+        with torch.autograd.graph.saved_tensors_hooks(rec.pack, rec.unpack):
+            loss, logits = model(input_ids, labels)
+        ops = _walk_saved([loss.grad_fn])
+        held = {"logits": logits, "loss": loss, "input_ids": input_ids, "labels": labels}
+        weight_copies = set(_AMP["weight_copy_ptrs"])
+    loss.backward()  # outside autocast, as transformers' Trainer / accelerate do
+    optimizer.step()
+    _AMP["weight_copies"] = []
+
+    # Corrections from torch 1.13 on the CPU to torch 2.x on CUDA:
+    # - mean.dim's backward saves its input in 1.13; in 2.x it keeps only sizes and numel
+    #   (derivatives.yaml: mean_backward(grad, self.sym_sizes(), dim, self.sym_numel(), keepdim)).
+    # - LayerNorm statistics: CUDA keeps mean/rstd of 16-bit inputs in fp32, the CPU kernel in bf16.
+    torch113_only = 0
+    for ptr in list(rec.storages):
+        r = rec.storages[ptr]
+        r["ops"] = sorted(ops.get(ptr, []))
+        if r["ops"] and all(o in TORCH113_ONLY_SAVES for o in r["ops"]):
+            torch113_only += r["nbytes"]
+            del rec.storages[ptr]
+            continue
+        r["bytes"] = r["nbytes"]
+        if r["dtype"] in ("bfloat16", "float16") and r["ops"] and all(
+                o.startswith("NativeLayerNormBackward0.result") for o in r["ops"]):
+            r["bytes"] = r["nbytes"] * 2
+            r["cuda_correction"] = "layer_norm statistics are fp32 on CUDA"
+
+    def counted(ptr):
+        return ptr not in excluded and ptr not in weight_copies
+
+    mid = s.layers // 2
+    mid_region = f"layer{mid}"
+    own, shared, tensors = 0, 0, []
+    linear_bytes, quadratic_bytes = 0, 0
+    for ptr, r in rec.storages.items():
+        if mid_region not in r["regions"] or not counted(ptr):
+            continue
+        entry = {"bytes": r["bytes"], "dtype": r["dtype"], "shape": r["shape"], "saved_by": r["ops"]}
+        if len(r["regions"]) > 1:
+            shared += r["bytes"]
+            entry["shared_with"] = sorted(r["regions"] - {mid_region})
+        else:
+            own += r["bytes"]
+            if sum(1 for d in r["shape"] if d == s.seq) >= 2:
+                quadratic_bytes += r["bytes"]
+            else:
+                linear_bytes += r["bytes"]
+        tensors.append(entry)
+    tensors.sort(key=lambda e: -e["bytes"])
+
+    total = 0
+    by_region = {}
+    seen = set()
+    for ptr, r in rec.storages.items():
+        if not counted(ptr):
+            continue
+        seen.add(ptr)
+        total += r["bytes"]
+        key = "layers" if all(g.startswith("layer") for g in r["regions"]) and len(r["regions"]) == 1 \
+            else ("shared_by_layers" if all(g.startswith("layer") for g in r["regions"])
+                  else "+".join(sorted(r["regions"])))
+        by_region[key] = by_region.get(key, 0) + r["bytes"]
+    held_bytes = {}
+    for name, t in held.items():
+        ptr, nbytes = _storage_key(t)
+        if ptr in seen or not counted(ptr):
+            continue
+        seen.add(ptr)
+        total += nbytes
+        held_bytes[name] = nbytes
+
+    copies = sum(r["bytes"] for ptr, r in rec.storages.items() if ptr in weight_copies)
+
+    states = 0
+    seen_states = set()
+    n_params, n_trainable = 0, 0
+    parts = {"parameters": 0, "gradients": 0, "optimizer_states": 0}
+    for p in model.parameters():
+        ptr, nbytes = _storage_key(p)
+        n_params += p.numel()
+        if p.requires_grad:
+            n_trainable += p.numel()
+        if ptr not in seen_states:
+            seen_states.add(ptr)
+            parts["parameters"] += nbytes
+        if p.grad is not None:
+            gptr, gbytes = _storage_key(p.grad)
+            if gptr not in seen_states:
+                seen_states.add(gptr)
+                parts["gradients"] += gbytes
+    for st in optimizer.state.values():
+        for v in st.values():
+            if isinstance(v, torch.Tensor):
+                ptr, nbytes = _storage_key(v)
+                if ptr not in seen_states:
+                    seen_states.add(ptr)
+                    parts["optimizer_states"] += nbytes
+    states = sum(parts.values())
+
+    bsh = s.batch * s.seq * s.hidden
+    abss = s.batch * s.heads * s.seq * s.seq
+    return {
+        "saved_per_layer": own,
+        "saved_total": total,
+        "model_states": states,
+        "per_layer_detail": {
+            "layer": mid,
+            "own_bytes": own,
+            "shared_with_other_blocks_bytes": shared,
+            "linear_in_s_bytes": linear_bytes,
+            "quadratic_in_s_bytes": quadratic_bytes,
+            "units_bsh": round(linear_bytes / bsh, 4),
+            "units_abss": round(quadratic_bytes / abss, 4),
+            "tensors": tensors,
+        },
+        "total_detail": {
+            "by_region_bytes": by_region,
+            "held_by_training_loop_bytes": held_bytes,
+            "excluded_autocast_weight_copies_bytes": copies,
+            "dropped_torch113_only_saves_bytes": torch113_only,
+        },
+        "states_detail": dict(parts, parameters_count=n_params, trainable_count=n_trainable),
+        "lora_modules": lora_modules,
+    }
+
+
+def _script_commit():
+    try:
+        head = subprocess.run(["git", "-C", REPO_ROOT, "rev-parse", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", REPO_ROOT, "status", "--porcelain", "--", SCRIPT_PATH],
+                               capture_output=True, text=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _slug(text):
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def describe(s):
+    """Notes common to every entry of one scenario."""
+    notes = [f"CPU, torch {torch.__version__}; model code written after transformers v4.45 "
+             f"({s.family}, attention '{s.attention}')"]
+    if s.attention in ("sdpa", "flash"):
+        notes.append("the fused attention kernel is emulated by a custom autograd Function that "
+                     "saves what torch 2.x's flash/memory-efficient SDPA node "
+                     + ("(transformers sdpa path: K/V repeated to all heads)" if s.attention == "sdpa"
+                        else "or flash_attn's FlashAttnFunc saves (flash_attention_2 path: grouped K/V)")
+                     + ": q, k, v, output, fp32 logsumexp [b, heads, s] and the RNG state")
+    if s.dropout > 0 or (s.finetune == "lora" and s.lora_dropout > 0):
+        notes.append("dropout through torch.native_dropout, which keeps a bool mask as CUDA does")
+    if s.precision == "amp_bf16":
+        notes.append("CUDA autocast (bf16) emulated by a TorchFunctionMode with torch 2.x's op "
+                     "lists; 16-bit weight copies that autocast makes are excluded (see detail)")
+    if s.finetune == "lora":
+        notes.append(f"LoRA as PEFT 0.12 Linear (adapters fp32, lora_dropout {s.lora_dropout}, "
+                     f"rank {s.lora_rank}, targets {', '.join(s.lora_targets)})")
+    if s.recompute == "full":
+        notes.append("each block under torch.utils.checkpoint.checkpoint(use_reentrant=True), as "
+                     "transformers' gradient_checkpointing_enable()")
+    return "; ".join(notes)
+
+
+def fixture_entries(scenario, result, s, name):
+    today = datetime.date.today().isoformat()
+    provenance = {
+        "device": "cpu",
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "date": today,
+        "script": SCRIPT_PATH,
+        "script_commit": _script_commit(),
+    }
+    common = describe(s)
+    how = {
+        "saved_per_layer": "bytes of unique storages that autograd saves for backward inside the middle "
+                           "transformer block during one training forward (saved_tensors_hooks), "
+                           "parameters, buffers and storages other blocks save too excluded",
+        "saved_total": "bytes of unique storages saved for backward anywhere in forward and loss "
+                       "(saved_tensors_hooks) plus the logits, loss and batch the training loop holds, "
+                       "parameters and buffers excluded",
+        "model_states": "bytes of all parameters, their .grad and every tensor in torch.optim's "
+                        "state after one optimizer.step()",
+    }
+    details = {
+        "saved_per_layer": result["per_layer_detail"],
+        "saved_total": result["total_detail"],
+        "model_states": result["states_detail"],
+    }
+    entries = []
+    for metric in ("saved_per_layer", "saved_total", "model_states"):
+        entries.append({
+            "id": f"cpu-{name}-{metric.replace('_', '-')}",
+            "reliability": "high",
+            "scenario": scenario,
+            "measured": {"metric": metric, "bytes": int(result[metric])},
+            "how_measured": how[metric],
+            "provenance": provenance,
+            "notes": common,
+            "detail": details[metric],
+        })
+    return entries
+
+
+def run_scenario(scenario, name=None, lora_adapter_dtype="fp32"):
+    s = Spec(scenario)
+    if name is None:
+        name = _slug(scenario.get("name", "scenario"))
+    result = measure(s, lora_adapter_dtype)
+    return fixture_entries(scenario, result, s, name), result
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("scenario", help="a vramplan scenario file (*.vramplan.json)")
+    ap.add_argument("--id", help="name inside the fixture ids: cpu-<ID>-<metric> "
+                                 "(default: the scenario's name, slugged)")
+    ap.add_argument("--out", help="write the JSON array here instead of stdout")
+    ap.add_argument("--lora-adapter-dtype", choices=("fp32", "base"), default="fp32",
+                    help="PEFT >= 0.12 keeps adapters in fp32 (default); 'base': older PEFT, "
+                         "adapters in the base weights' dtype")
+    ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: leave)")
+    args = ap.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    with open(args.scenario) as f:
+        scenario = json.load(f)
+    name = args.id or _slug(scenario.get("name") or os.path.basename(args.scenario).split(".")[0])
+    try:
+        entries, _ = run_scenario(scenario, name, args.lora_adapter_dtype)
+    except ScenarioError as e:
+        print(f"{args.scenario}: {e}", file=sys.stderr)
+        return 2
+    text = json.dumps(entries, indent=1) + "\n"
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
