@@ -750,6 +750,28 @@ class LlamaDecoderLayer(nn.Module):
         return hidden_states
 
 
+def rotary_decoder_body(model, embed, embed_dropout, final_norm, input_ids):
+    """The body the rotary decoders share (LlamaModel, PhiModel, GPTNeoXModel forward): embed,
+    one 4-D causal mask for eager attention, rotary tables computed once, the layers, the final
+    norm. Returns the final norm's output; each family's head and loss follow."""
+    s = model.s
+    with region("embed"):
+        inputs_embeds = embed(input_ids)
+        cache_position = torch.arange(0, inputs_embeds.shape[1])
+        position_ids = cache_position.unsqueeze(0)
+        causal_mask = None
+        if s.attention == "eager":
+            causal_mask = causal_mask_4d(input_ids.shape[0], input_ids.shape[1], inputs_embeds.dtype)
+        hidden_states = embed_dropout(inputs_embeds) if embed_dropout is not None else inputs_embeds
+        position_embeddings = model.rotary_emb(hidden_states, position_ids)
+    for i, layer in enumerate(model.layers):
+        with region(f"layer{i}"):
+            hidden_states = run_layer(layer, s.recompute == "full", model.training, hidden_states,
+                                      causal_mask, position_ids, cache_position, position_embeddings)
+    with region("final"):
+        return final_norm(hidden_states)
+
+
 def causal_lm_loss_upcast(logits, labels, vocab):
     """LlamaForCausalLM.forward loss (v4.40-v4.45; also Mistral, Qwen2, Phi): logits.float(),
     shift, CrossEntropyLoss."""
@@ -782,21 +804,7 @@ class LlamaForCausalLM(nn.Module):
 
     def forward(self, input_ids, labels):
         s = self.s
-        with region("embed"):
-            inputs_embeds = self.embed_tokens(input_ids)
-            cache_position = torch.arange(0, inputs_embeds.shape[1])
-            position_ids = cache_position.unsqueeze(0)
-            causal_mask = None
-            if s.attention == "eager":
-                causal_mask = causal_mask_4d(input_ids.shape[0], input_ids.shape[1], inputs_embeds.dtype)
-            hidden_states = inputs_embeds
-            position_embeddings = self.rotary_emb(hidden_states, position_ids)
-        for i, layer in enumerate(self.layers):
-            with region(f"layer{i}"):
-                hidden_states = run_layer(layer, s.recompute == "full", self.training, hidden_states,
-                                          causal_mask, position_ids, cache_position, position_embeddings)
-        with region("final"):
-            hidden_states = self.norm(hidden_states)
+        hidden_states = rotary_decoder_body(self, self.embed_tokens, None, self.norm, input_ids)
         with region("head"):
             logits = self.lm_head(hidden_states)
             return causal_lm_loss_upcast(logits, labels, s.vocab)
@@ -1281,22 +1289,8 @@ class PhiForCausalLM(nn.Module):
 
     def forward(self, input_ids, labels):
         s = self.s
-        with region("embed"):
-            inputs_embeds = self.embed_tokens(input_ids)
-            cache_position = torch.arange(0, inputs_embeds.shape[1])
-            position_ids = cache_position.unsqueeze(0)
-            causal_mask = None
-            if s.attention == "eager":
-                causal_mask = causal_mask_4d(input_ids.shape[0], input_ids.shape[1], inputs_embeds.dtype)
-            inputs_embeds = self.embed_dropout(inputs_embeds)
-            hidden_states = inputs_embeds
-            position_embeddings = self.rotary_emb(hidden_states, position_ids)
-        for i, layer in enumerate(self.layers):
-            with region(f"layer{i}"):
-                hidden_states = run_layer(layer, s.recompute == "full", self.training, hidden_states,
-                                          causal_mask, position_ids, cache_position, position_embeddings)
-        with region("final"):
-            hidden_states = self.final_layernorm(hidden_states)
+        hidden_states = rotary_decoder_body(self, self.embed_tokens, self.embed_dropout,
+                                            self.final_layernorm, input_ids)
         with region("head"):
             logits = self.lm_head(hidden_states)
             return causal_lm_loss_upcast(logits, labels, s.vocab)
@@ -1420,21 +1414,8 @@ class GPTNeoXForCausalLM(nn.Module):
 
     def forward(self, input_ids, labels):
         s = self.s
-        with region("embed"):
-            inputs_embeds = self.embed_in(input_ids)
-            cache_position = torch.arange(0, inputs_embeds.shape[1])
-            position_ids = cache_position.unsqueeze(0)
-            causal_mask = None
-            if s.attention == "eager":
-                causal_mask = causal_mask_4d(input_ids.shape[0], input_ids.shape[1], inputs_embeds.dtype)
-            hidden_states = self.emb_dropout(inputs_embeds)
-            position_embeddings = self.rotary_emb(hidden_states, position_ids)
-        for i, layer in enumerate(self.layers):
-            with region(f"layer{i}"):
-                hidden_states = run_layer(layer, s.recompute == "full", self.training, hidden_states,
-                                          causal_mask, position_ids, cache_position, position_embeddings)
-        with region("final"):
-            hidden_states = self.final_layer_norm(hidden_states)
+        hidden_states = rotary_decoder_body(self, self.embed_in, self.emb_dropout,
+                                            self.final_layer_norm, input_ids)
         with region("head"):
             lm_logits = self.embed_out(hidden_states)
         with region("loss"):
