@@ -51,6 +51,18 @@ bool hasResidualDropout(Family f)
            f == Family::Falcon;
 }
 
+// Whether torch's SDPA falls back to its math path, which keeps the b*a*s^2 probabilities: its
+// flash and memory-efficient kernels need as many key/value heads as query heads (before
+// torch 2.5's enable_gqa). lit-gpt (2023) expands K and V for grouped queries but leaves the
+// single head of multi-query models (Falcon-7B) broadcast, so those run the math path
+// (lit_gpt/model.py CausalSelfAttention: `if n_query_groups != 1: k.expand(...)`;
+// aten/src/ATen/native/transformers/sdp_utils_cpp.h check_batch_size_and_num_heads).
+bool sdpaMathPath(const StageContext &c)
+{
+    return c.s.framework == Framework::Litgpt && c.t.attention == Attention::Sdpa &&
+           c.m.kvHeads == 1 && c.m.attentionHeads > 1;
+}
+
 // Whether a linear layer keeps its input for backward: it needs it for its own weight's
 // gradient, for a LoRA adapter without dropout, or because bitsandbytes' 4-bit matmul saves it
 // (bitsandbytes/autograd/_functions.py MatMul4Bit). A frozen nn.Linear saves no input.
@@ -178,6 +190,14 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         else if (softmaxBytes != d.c)
             inv.push_back(
                 {"attention probabilities cast to 16 bits", "b*a*s^2*c", d.scores * d.c, true});
+        if (linearSavesInput(c, "o_proj"))
+            inv.push_back(
+                {"attention context (o_proj input)", "b*s*a*d*c", d.tokens * d.qWidth * d.c});
+    } else if (sdpaMathPath(c)) {
+        // q @ k^T, softmax and probs @ v as separate ops: the softmax output (compute dtype) is
+        // kept for both backwards; the output itself is kept only by a trainable o_proj.
+        inv.push_back({"attention probabilities (SDPA math path, broadcast key)", "b*a*s^2*c",
+                       d.scores * d.c, true});
         if (linearSavesInput(c, "o_proj"))
             inv.push_back(
                 {"attention context (o_proj input)", "b*s*a*d*c", d.tokens * d.qWidth * d.c});
@@ -337,16 +357,21 @@ void addLitgptEvaluation(const StageContext &c, const Dims &d, double vocab, Ite
             d.tokens * vocab * 3 * d.c, 1, validation);
     // Without autograd a layer's intermediates are freed as soon as they are used: the widest
     // moment is the MLP (input, its two projections and their product).
-    out.add(T, "one layer's forward intermediates (no grad)", "b*s*(2h + 3f)*c",
-            "forward under torch.no_grad", d.tokens * (2 * d.h + 3 * d.ffn) * d.c, 1, validation);
+    // On SDPA's math path the scores and the probabilities of one layer exist together.
+    const double mathScores = sdpaMathPath(c) ? 2 * d.c : 0.0;
+    out.add(T, "one layer's forward intermediates (no grad)",
+            "b*s*(2h + 3f)*c (+ 2*b*a*s^2*c SDPA math path)", "forward under torch.no_grad",
+            d.tokens * (2 * d.h + 3 * d.ffn) * d.c + d.scores * mathScores, 1, validation);
     const double sequence = double(c.t.sequenceLength) / double(c.cp);
     out.add(Component::Activations, "KV cache of one sample (generation)",
             "2 * s * kv * d * c per layer", "litgpt GPT.set_kv_cache(batch_size=1)",
             2 * sequence * std::max(d.kvWidth, double(c.m.headDim)) * d.c, double(c.stageLayers),
             generation);
     out.add(T, "prompt prefill: one layer's intermediates and next-token logits",
-            "s*(2h + 3f)*c + V*(c + 4)", "litgpt generate()",
-            sequence * (2 * d.h + 3 * d.ffn) * d.c + vocab * (d.c + 4), 1, generation);
+            "s*(2h + 3f)*c + V*(c + 4) (+ 2*a*s^2*c SDPA math path)", "litgpt generate()",
+            sequence * (2 * d.h + 3 * d.ffn) * d.c + vocab * (d.c + 4) +
+                d.scores / c.microBatch * mathScores,
+            1, generation);
 }
 
 // transformers' causal-LM loss (LlamaForCausalLM.forward and its kin up to 4.45).
@@ -475,8 +500,11 @@ void addActivations(const StageContext &c, ItemSink &out)
                      d.c;
     if (c.t.attention == Attention::Eager)
         working += d.scores * (d.c + 4);
+    else if (sdpaMathPath(c))
+        working += d.scores * 2 * d.c; // gradients of the probabilities and of the scores
     out.add(Component::Temporary, "backward working set of one layer",
-            "b*s*(2f + 3h)*c (+ b*a*s^2*(c+4) eager)", "autograd", working, 1, backwardPhases);
+            "b*s*(2f + 3h)*c (+ b*a*s^2*(c+4) eager, 2c SDPA math path)", "autograd", working, 1,
+            backwardPhases);
 
     // --- final norm, logits and loss (last stage) -----------------------------------------
     if (!c.hasHead)

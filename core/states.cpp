@@ -331,10 +331,13 @@ void addModelStates(const StageContext &c, ItemSink &out)
         out.add(T, "gathered layer weights (current + prefetched)",
                 "2 layers * layer elements * compute bytes", "torch FSDP / DeepSpeed ZeRO-3",
                 layerBytes, 2, computePhases);
-        // The root unit (embeddings, final norm, head) stays gathered from forward into backward.
-        out.add(T, "gathered embeddings and head (root unit)",
-                "root elements * compute bytes * (1 - 1/dp)", "torch FSDP root unit",
-                size.root * computeWeightBytes * (offloadParams ? 1.0 : 1.0 - 1.0 / dp), 1,
+        // The root unit (embeddings, final norm, head) stays gathered from forward into backward
+        // (FSDP1 never reshards the root after forward). The all-gather writes into a buffer
+        // of the full unsharded size beside the local shard, which stays allocated
+        // (FSDP1 FlatParamHandle._full_param_padded; FSDP2 and ZeRO-3 likewise).
+        out.add(T, "gathered embeddings and head (root unit)", "root elements * compute bytes",
+                "torch FSDP root unit (flat_param_handle.py _full_param_padded)",
+                size.root * computeWeightBytes, 1,
                 phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward));
         if (c.full)
             out.add(T, "unsharded gradients of one layer (before reduce-scatter)",
@@ -343,12 +346,22 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
     }
     if (c.amp && !z3) {
-        // autocast caches a 16-bit copy of each weight it casts until the autocast region
-        // ends, and linear saves that copy for backward (torch/amp/autocast_mode.py).
+        // autocast casts each fp32 weight to 16 bits, and linear saves the copy for backward
+        // (torch/amp/autocast_mode.py). A trainable weight's copy is cached for the whole
+        // region; a frozen one (LoRA) is cast again on every call (the cache takes only leaves
+        // that require grad), so LitGPT's LoRA scripts, which run the head in chunks of 128
+        // tokens (model(input_ids, lm_head_chunk_size=128)), keep one head copy per chunk.
+        // bitsandbytes' 4-bit linears dequantise inside their own matmul and keep no copy.
+        const bool headPerChunk = !c.full && fw == Framework::Litgpt;
+        const double headCopies =
+            headPerChunk ? std::ceil(double(c.t.sequenceLength) / 128.0) : 1.0;
         const double castElements =
-            size.linear + (c.hasHead ? double(c.m.vocabSize) * c.m.hiddenSize / tp : 0);
-        out.add(T, "autocast 16-bit weight copies", "linear weight elements * 2",
-                "torch.autocast weight cache", castElements * 2, 1,
+            (c.qlora ? 0.0 : size.linear) +
+            (c.hasHead ? double(c.m.vocabSize) * c.m.hiddenSize / tp * headCopies : 0);
+        out.add(T, "autocast 16-bit weight copies",
+                headPerChunk ? "(linear + head * ceil(s/128)) elements * 2"
+                             : "linear weight elements * 2",
+                "torch.autocast cached_cast", castElements * 2, 1,
                 phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
                     phaseBit(Phase::LayerBackward));
     }

@@ -2,6 +2,7 @@
 // Shared by the Qt Test suites: fixture paths, file loading, and a relative-tolerance compare
 // for estimates against measurements (after LabPlot's tests/CommonTest.h).
 
+#include "estimate.h"
 #include "scenario_json.h"
 
 #include <QFile>
@@ -10,6 +11,7 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 
 namespace vramplan::test {
 
@@ -35,6 +37,25 @@ inline Scenario parseOrFail(const std::string &text)
         return {};
     }
     return *parsed.value;
+}
+
+// The bytes of every estimate item with this name (count included), summed.
+inline double itemBytes(const Estimate &e, std::string_view name)
+{
+    double total = 0;
+    for (const auto &item : e.items)
+        if (item.name == name)
+            total += item.bytes();
+    return total;
+}
+
+// A scenario file's text from its four sections' bodies, on a 1000 GiB GPU.
+inline std::string scenarioText(const std::string &model, const std::string &training,
+                                const std::string &parallelism, const std::string &framework)
+{
+    return "{\"format\":\"vramplan-scenario\",\"model\":{" + model + "},\"training\":{" +
+           training + "},\"parallelism\":{" + parallelism + "},\"framework\":\"" + framework +
+           "\",\"gpu\":{\"memory_gib\":1000}}";
 }
 
 inline bool relativelyClose(double actual, double expected, double tolerance)

@@ -7,19 +7,12 @@
 #include <QTest>
 
 using namespace vramplan;
+using test::itemBytes;
+using test::scenarioText;
 
 namespace {
 
 constexpr double llama2_7b = 6738415616.0;
-
-double itemBytes(const Estimate &e, std::string_view name)
-{
-    double total = 0;
-    for (const auto &item : e.items)
-        if (item.name == name)
-            total += item.bytes();
-    return total;
-}
 
 // Bytes one layer saves: the per-layer inventory items, per layer instance.
 double perLayerInventory(const Estimate &e)
@@ -29,14 +22,6 @@ double perLayerInventory(const Estimate &e)
         if (item.source == "per-layer saved-tensor inventory")
             perLayer += item.perUnit;
     return perLayer;
-}
-
-std::string scenarioText(const std::string &model, const std::string &training,
-                         const std::string &parallelism, const std::string &framework)
-{
-    return "{\"format\":\"vramplan-scenario\",\"model\":{" + model + "},\"training\":{" + training +
-           "},\"parallelism\":{" + parallelism + "},\"framework\":\"" + framework +
-           "\",\"gpu\":{\"memory_gib\":1000}}";
 }
 
 } // namespace

@@ -1,0 +1,141 @@
+// Terms that depend on how a framework's code runs, each against the value worked by hand from
+// that code: FSDP's gathered root unit, SDPA's math path under lit-gpt's multi-query attention,
+// and autocast's per-call copies of frozen weights in LitGPT's chunked head.
+
+#include "estimate.h"
+#include "testhelpers.h"
+
+#include <QTest>
+
+using namespace vramplan;
+using test::itemBytes;
+using test::scenarioText;
+
+namespace {
+
+// Llama 2 7B: vocabulary 32000, hidden 4096, 32 layers of 4 * 4096^2 + 3 * 4096 * 11008 linear
+// weights.
+constexpr double llamaEmbedding = 32000.0 * 4096;
+constexpr double llamaLinear = 32.0 * (4 * 4096.0 * 4096 + 3 * 4096.0 * 11008);
+
+Estimate estimateOf(const std::string &model, const std::string &training,
+                    const std::string &parallelism, const std::string &framework)
+{
+    return estimate(test::parseOrFail(scenarioText(model, training, parallelism, framework)));
+}
+
+} // namespace
+
+class TestFrameworkTerms : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fsdpRootUnitGatheredWhole_data();
+    void fsdpRootUnitGatheredWhole();
+    void sdpaMathPathForBroadcastKey_data();
+    void sdpaMathPathForBroadcastKey();
+    void autocastCopiesOfFrozenHead_data();
+    void autocastCopiesOfFrozenHead();
+};
+
+void TestFrameworkTerms::fsdpRootUnitGatheredWhole_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<QString>("finetune");
+    QTest::newRow("transformers LoRA, 2 GPUs") << "transformers" << 2 << "lora";
+    QTest::newRow("transformers QLoRA, 2 GPUs") << "transformers" << 2 << "qlora";
+    QTest::newRow("torchtitan full, 8 GPUs") << "torchtitan" << 8 << "full";
+    QTest::newRow("torchtitan full, 128 GPUs") << "torchtitan" << 128 << "full";
+}
+
+void TestFrameworkTerms::fsdpRootUnitGatheredWhole()
+{
+    QFETCH(QString, framework);
+    QFETCH(int, gpus);
+    QFETCH(QString, finetune);
+    // The all-gather writes the whole unsharded root (embeddings, final norm, head) into a
+    // buffer of its own beside the local shard: the gathered bytes do not shrink with the GPUs.
+    const Estimate e = estimateOf(
+        "\"preset\":\"llama-2-7b\"",
+        "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"bf16\","
+        "\"activation_recompute\":\"full\",\"finetune\":{\"method\":\"" +
+            finetune.toStdString() + "\"}",
+        "\"gpus\":" + std::to_string(gpus) + ",\"zero_stage\":3", framework.toStdString());
+    QCOMPARE(itemBytes(e, "gathered embeddings and head (root unit)"),
+             (2 * llamaEmbedding + 4096) * 2);
+}
+
+void TestFrameworkTerms::sdpaMathPathForBroadcastKey_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("attention");
+    QTest::addColumn<int>("kvHeads");
+    QTest::addColumn<bool>("mathPath");
+    // Falcon-7B: 71 query heads, one key/value head.
+    QTest::newRow("litgpt sdpa, one kv head") << "litgpt" << "sdpa" << 1 << true;
+    QTest::newRow("litgpt flash-attn, one kv head") << "litgpt" << "flash" << 1 << false;
+    QTest::newRow("litgpt sdpa, grouped kv heads (expanded)") << "litgpt" << "sdpa" << 71 << false;
+    QTest::newRow("transformers sdpa (repeat_kv)") << "transformers" << "sdpa" << 1 << false;
+}
+
+void TestFrameworkTerms::sdpaMathPathForBroadcastKey()
+{
+    QFETCH(QString, framework);
+    QFETCH(QString, attention);
+    QFETCH(int, kvHeads);
+    QFETCH(bool, mathPath);
+    const Estimate e = estimateOf(
+        "\"preset\":\"falcon-7b\",\"kv_heads\":" + std::to_string(kvHeads),
+        "\"micro_batch_size\":1,\"sequence_length\":1079,\"precision\":\"bf16\","
+        "\"attention\":\"" + attention.toStdString() +
+            "\",\"finetune\":{\"method\":\"lora\",\"lora_rank\":8}",
+        "\"gpus\":1", framework.toStdString());
+    // 32 layers * 71 heads * 1079^2 probabilities in bf16, kept for softmax's and the second
+    // matmul's backward; no logsumexp then.
+    const double probabilities = 32.0 * 71 * 1079.0 * 1079 * 2;
+    QCOMPARE(itemBytes(e, "attention probabilities (SDPA math path, broadcast key)"),
+             mathPath ? probabilities : 0.0);
+    QCOMPARE(itemBytes(e, "softmax logsumexp per row") == 0, mathPath);
+}
+
+void TestFrameworkTerms::autocastCopiesOfFrozenHead_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("finetune");
+    QTest::addColumn<int>("sequence");
+    QTest::addColumn<double>("expected");
+    // LitGPT's LoRA scripts run the head in chunks of 128 tokens; each chunk casts the frozen
+    // fp32 head again and its linear keeps that copy: ceil(s / 128) copies.
+    QTest::newRow("litgpt LoRA, 1034 tokens")
+        << "litgpt" << "lora" << 1034 << (llamaLinear + 9 * llamaEmbedding) * 2;
+    QTest::newRow("litgpt LoRA, 128 tokens")
+        << "litgpt" << "lora" << 128 << (llamaLinear + llamaEmbedding) * 2;
+    // A trainable head's copy is cached: one copy.
+    QTest::newRow("litgpt full, 1034 tokens")
+        << "litgpt" << "full" << 1034 << (llamaLinear + llamaEmbedding) * 2;
+    QTest::newRow("transformers LoRA, 1034 tokens")
+        << "transformers" << "lora" << 1034 << (llamaLinear + llamaEmbedding) * 2;
+    // bitsandbytes' 4-bit linears keep no 16-bit copy.
+    QTest::newRow("litgpt QLoRA, 1034 tokens")
+        << "litgpt" << "qlora" << 1034 << 9 * llamaEmbedding * 2;
+}
+
+void TestFrameworkTerms::autocastCopiesOfFrozenHead()
+{
+    QFETCH(QString, framework);
+    QFETCH(QString, finetune);
+    QFETCH(int, sequence);
+    QFETCH(double, expected);
+    const Estimate e = estimateOf(
+        "\"preset\":\"llama-2-7b\"",
+        "\"micro_batch_size\":1,\"sequence_length\":" + std::to_string(sequence) +
+            ",\"precision\":\"amp_bf16\",\"finetune\":{\"method\":\"" + finetune.toStdString() +
+            "\"}",
+        "\"gpus\":1", framework.toStdString());
+    QCOMPARE(itemBytes(e, "autocast 16-bit weight copies"), expected);
+}
+
+QTEST_APPLESS_MAIN(TestFrameworkTerms)
+#include "tst_frameworkterms.moc"
