@@ -211,6 +211,8 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
     }
     if (c.s.framework == Framework::Litgpt) {
         addLitgptQkvLora(c, d, inv);
+    } else if (fusedQkvLoraTarget(c.t.finetune)) {
+        addLora(c, d, inv, "q_proj", d.h, true); // one adapter on the fused projection
     } else {
         addLora(c, d, inv, "q_proj", d.h, true);
         addLora(c, d, inv, "k_proj", d.h, true);
@@ -233,10 +235,23 @@ void addMlp(const StageContext &c, const Dims &d, Inventory &inv)
             inv.push_back({"tokens dispatched to experts", "b*s*k*h*c", d.tokens * k * d.h * d.c});
     }
     if (c.m.ffnType == FfnType::Gelu) {
-        inv.push_back({"fc1 output (activation input)", "b*s*f*c", cf, false, true});
-        if (c.m.activation == Activation::GeluTanhPython && c.hfModelCode())
-            // NewGELU is four elementwise ops: x^3 path, tanh output, 0.5*x and 1 + tanh.
-            inv.push_back({"gelu_new intermediates (tanh, 0.5x, 1+tanh)", "3*b*s*f*c", 3 * cf});
+        const bool newGelu = c.m.activation == Activation::GeluTanhPython && c.hfModelCode();
+        if (newGelu && c.amp) {
+            // NewGELU under autocast: pow is on the fp32 list, so it keeps an fp32 copy of x,
+            // and tanh and 1 + tanh follow it into fp32; 0.5*x stays 16-bit (CPU-measured,
+            // tests/data/measured: PowBackward0.self, TanhBackward0.result, MulBackward0).
+            const double f = d.tokens * ffn * k;
+            inv.push_back({"fc1 output in fp32 (pow's input under autocast)", "b*s*f*4", f * 4,
+                           false, true});
+            inv.push_back({"gelu_new intermediates (tanh, 1+tanh in fp32; 0.5x)",
+                           "b*s*f*(4 + 4 + c)", f * (8 + d.c)});
+        } else {
+            inv.push_back({"fc1 output (activation input)", "b*s*f*c", cf, false, true});
+            if (newGelu)
+                // NewGELU is four elementwise ops: x^3 path, tanh output, 0.5*x and 1 + tanh.
+                inv.push_back(
+                    {"gelu_new intermediates (tanh, 0.5x, 1+tanh)", "3*b*s*f*c", 3 * cf});
+        }
         if (linearSavesInput(c, "down_proj"))
             inv.push_back({"activation output (fc2 input)", "b*s*f*c", cf});
     } else if (c.eagerModelCode()) {
@@ -289,6 +304,9 @@ struct LossBytes
 {
     double forward, backward;
     std::string_view name, source;
+    // Of `forward`, what stays for backward; the rest lives only inside the loss (the 16-bit
+    // head output, shifted and upcast copies). Negative: all of it stays.
+    double kept = -1;
 };
 
 LossBytes lossBytes(const StageContext &c)
@@ -330,14 +348,21 @@ LossBytes lossBytes(const StageContext &c)
     // returned logits + log-softmax + its incoming and outgoing gradients in backward
     // (modeling_llama.py LlamaForCausalLM.forward; later versions: loss_utils.ForCausalLMLoss).
     const Family f = c.m.family;
+    if ((f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox) && c.amp)
+        // Under autocast cross_entropy is on the fp32 list: the shifted 16-bit copy is cast
+        // to fp32 and the log-softmax is fp32; the returned 16-bit logits stay (CPU-measured).
+        return {2 * lc + 8, lc + 12, "logits (compute dtype) and fp32 log-softmax (autocast)",
+                "transformers modeling_gpt2.py GPT2LMHeadModel.forward; autocast fp32 list",
+                lc + 4};
     if (f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox)
         // GPT-2, BERT and GPT-NeoX heads do not upcast: logits, the shifted copy and the
         // log-softmax in the compute dtype; backward adds its incoming and outgoing gradients
         // (modeling_gpt2.py GPT2LMHeadModel.forward; CPU-measured, tests/data/measured).
         return {3 * lc, 4 * lc, "logits and cross-entropy (compute dtype)",
-                "transformers modeling_gpt2.py GPT2LMHeadModel.forward"};
+                "transformers modeling_gpt2.py GPT2LMHeadModel.forward", 2 * lc};
+    // The returned fp32 logits and the fp32 log-softmax stay: 8 bytes.
     return {lc < 4 ? lc + 12 : 12, 16, "logits, fp32 upcast and cross-entropy",
-            "transformers modeling_llama.py LlamaForCausalLM.forward"};
+            "transformers modeling_llama.py LlamaForCausalLM.forward", std::min(8.0, lc + 12)};
 }
 
 // LitGPT's finetune scripts (finetune/lora.py, full.py; litgpt/finetune/*) validate every
@@ -518,11 +543,9 @@ void addActivations(const StageContext &c, ItemSink &out)
     const double vocab = double(c.m.vocabSize) /
                          (c.eagerModelCode() && c.s.framework != Framework::Torchtitan ? 1.0 : tp);
     constexpr auto LL = Component::LogitsAndLoss;
-    // What stays for backward (the returned fp32 logits and the fp32 log-softmax: 8 bytes) and
-    // what only lives inside the loss computation (the 16-bit head output, the shifted copy).
-    const bool upcastLogits = hfLoss(c) && loss.forward != 3 * c.act;
-    const double keptBytes =
-        !hfLoss(c) ? loss.forward : upcastLogits ? std::min(8.0, loss.forward) : 2 * c.act;
+    // What stays for backward and what only lives inside the loss computation.
+    const bool upcastLogits = hfLoss(c) && loss.name == "logits, fp32 upcast and cross-entropy";
+    const double keptBytes = loss.kept < 0 || !hfLoss(c) ? loss.forward : loss.kept;
     out.add(LL, upcastLogits ? std::string_view("fp32 logits and log-softmax (kept for backward)")
                              : loss.name,
             "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * keptBytes, 1,

@@ -14,6 +14,19 @@ constexpr std::array<std::string_view, 13> supportedTypes = {
     "gpt2",  "bert",   "llama", "mistral",  "mixtral", "qwen2",          "phi3",
     "gemma", "gemma2", "phi",   "gpt_neox", "falcon",  "RefinedWebModel"};
 
+// Whether config.json's "architectures" names a class ending in `suffix` (absent or malformed
+// lists name none: the key is informative only).
+bool namesArchitecture(const json &config, std::string_view suffix)
+{
+    const auto it = config.find("architectures");
+    if (it == config.end() || !it->is_array())
+        return false;
+    for (const auto &name : *it)
+        if (name.is_string() && name.get_ref<const std::string &>().ends_with(suffix))
+            return true;
+    return false;
+}
+
 // Reads keys of a config that carries many more keys than we need: unknown keys are fine here
 // (a config.json is someone else's format); wrong types are not.
 class HfReader
@@ -153,6 +166,8 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              {"vocab_size", r.integer({"vocab_size"})},
              {"max_positions", r.integer({"max_position_embeddings"}, 512)},
              {"token_types", r.integer({"type_vocab_size"}, 2, 0)},
+             // BertForMaskedLM builds its encoder without the pooler (add_pooling_layer=False).
+             {"pooler", !namesArchitecture(config, "ForMaskedLM")},
              {"hidden_act", activationOf(r.string("hidden_act", "gelu"))}};
     } else if (type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2" ||
                type == "phi3" || type == "gemma" || type == "gemma2") {

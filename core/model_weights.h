@@ -68,6 +68,11 @@ ParameterCounts countParameters(const ModelConfig &model, const WeightList &laye
 // (Hu et al. 2021, §4; PEFT's LoraLayer creates lora_A: in->r and lora_B: r->out).
 int64_t loraParametersPerLayer(const ModelConfig &model, const FinetuneConfig &finetune);
 // Whether a linear layer named like PEFT's target module is adapted ("all-linear" takes all).
+// Targets may use the canonical names (q_proj, ..., down_proj) or a family's own module names
+// (query, c_attn, fc1, dense_h_to_4h, w1, ...).
 bool isLoraTarget(const FinetuneConfig &finetune, std::string_view loraName);
+// Whether q, k and v are adapted by one fused module (c_attn, query_key_value, qkv_proj, Wqkv):
+// one lora_A and one dropout for the three.
+bool fusedQkvLoraTarget(const FinetuneConfig &finetune);
 
 } // namespace vramplan

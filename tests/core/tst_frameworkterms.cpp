@@ -1,6 +1,7 @@
 // Terms that depend on how a framework's code runs, each against the value worked by hand from
 // that code: FSDP's gathered root unit, SDPA's math path under lit-gpt's multi-query attention,
-// and autocast's per-call copies of frozen weights in LitGPT's chunked head.
+// autocast's per-call copies of frozen weights in LitGPT's chunked head, and GPT-2's gelu_new
+// and loss under autocast (the last two also CPU-measured, tests/data/measured).
 
 #include "estimate.h"
 #include "testhelpers.h"
@@ -37,6 +38,7 @@ private slots:
     void sdpaMathPathForBroadcastKey();
     void autocastCopiesOfFrozenHead_data();
     void autocastCopiesOfFrozenHead();
+    void gpt2UnderAutocast();
 };
 
 void TestFrameworkTerms::fsdpRootUnitGatheredWhole_data()
@@ -135,6 +137,23 @@ void TestFrameworkTerms::autocastCopiesOfFrozenHead()
             "\"}",
         "\"gpus\":1", framework.toStdString());
     QCOMPARE(itemBytes(e, "autocast 16-bit weight copies"), expected);
+}
+
+void TestFrameworkTerms::gpt2UnderAutocast()
+{
+    const Estimate e = estimateOf("\"preset\":\"gpt2\"",
+                                  "\"micro_batch_size\":2,\"sequence_length\":256,"
+                                  "\"precision\":\"amp_bf16\",\"attention\":\"sdpa\"",
+                                  "\"gpus\":1", "transformers");
+    // gelu_new: pow (fp32 list) keeps an fp32 x; tanh and 1 + tanh follow into fp32; 0.5*x is
+    // 16-bit. Per layer: 2 * 256 * 3072 elements.
+    const double ffnElements = 12.0 * 2 * 256 * 3072;
+    QCOMPARE(itemBytes(e, "fc1 output in fp32 (pow's input under autocast)"), ffnElements * 4);
+    QCOMPARE(itemBytes(e, "gelu_new intermediates (tanh, 1+tanh in fp32; 0.5x)"),
+             ffnElements * (4 + 4 + 2));
+    // The loss: the returned 16-bit logits and cross_entropy's fp32 log-softmax stay.
+    QCOMPARE(itemBytes(e, "logits (compute dtype) and fp32 log-softmax (autocast)"),
+             2.0 * 256 * 50257 * (2 + 4));
 }
 
 QTEST_APPLESS_MAIN(TestFrameworkTerms)

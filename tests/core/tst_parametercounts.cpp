@@ -101,26 +101,43 @@ void TestParameterCounts::loraAdapters_data()
 {
     QTest::addColumn<QString>("preset");
     QTest::addColumn<int>("rank");
+    QTest::addColumn<QString>("targets");
     QTest::addColumn<qint64>("expected");
     // Trainable counts printed by LitGPT's LoRA runs (lit-gpt finetune/lora.py tables, the
     // sources of tests/data/measured): r = 8 on query and value of every layer.
-    QTest::newRow("llama-2-7b r8 q,v") << "llama-2-7b" << 8 << qint64(4194304);
-    QTest::newRow("llama-2-13b r8 q,v") << "llama-2-13b" << 8 << qint64(6553600);
-    QTest::newRow("phi-1.5 r8 q,v") << "phi-1.5" << 8 << qint64(1572864);
+    const QString qv = QStringLiteral("\"q_proj\",\"v_proj\"");
+    QTest::newRow("llama-2-7b r8 q,v") << "llama-2-7b" << 8 << qv << qint64(4194304);
+    QTest::newRow("llama-2-13b r8 q,v") << "llama-2-13b" << 8 << qv << qint64(6553600);
+    QTest::newRow("phi-1.5 r8 q,v") << "phi-1.5" << 8 << qv << qint64(1572864);
     // By hand: 32 layers * 16 * ((4096 + 4096) + (4096 + 1024)).
     QTest::newRow("llama-3.1-8b r16 q,v (GQA)")
-        << "llama-3.1-8b" << 16 << qint64(32 * 16 * (8192 + 5120));
+        << "llama-3.1-8b" << 16 << qv << qint64(32 * 16 * (8192 + 5120));
+    // A family's own module names, as PEFT users write them. GPT-2's fused c_attn has one
+    // lora_A for q, k and v: 12 * 8 * (768 + 2304) (PEFT prints 294,912 trainable).
+    QTest::newRow("gpt2 r8 c_attn (fused)")
+        << "gpt2" << 8 << "\"c_attn\"" << qint64(12 * 8 * (768 + 2304));
+    // c_proj ends both attn.c_proj (768 -> 768) and mlp.c_proj (3072 -> 768).
+    QTest::newRow("gpt2 r8 c_proj (two modules)")
+        << "gpt2" << 8 << "\"c_proj\"" << qint64(12 * 8 * ((768 + 768) + (3072 + 768)));
+    QTest::newRow("bert-base r8 query,value")
+        << "bert-base-uncased" << 8 << "\"query\",\"value\"" << qint64(12 * 8 * (1536 + 1536));
+    QTest::newRow("phi-1.5 r8 q,v,fc1,fc2")
+        << "phi-1.5" << 8 << "\"q_proj\",\"v_proj\",\"fc1\",\"fc2\""
+        << qint64(24 * 8 * (2 * 4096 + 2 * (2048 + 8192)));
+    QTest::newRow("pythia-1.4b r8 query_key_value (fused)")
+        << "pythia-1.4b" << 8 << "\"query_key_value\"" << qint64(24 * 8 * (2048 + 3 * 2048));
 }
 
 void TestParameterCounts::loraAdapters()
 {
     QFETCH(QString, preset);
     QFETCH(int, rank);
+    QFETCH(QString, targets);
     QFETCH(qint64, expected);
     const Scenario s = test::parseOrFail(
         "{\"format\":\"vramplan-scenario\",\"model\":{\"preset\":\"" + preset.toStdString() +
         "\"},\"training\":{\"finetune\":{\"method\":\"lora\",\"lora_rank\":" +
-        std::to_string(rank) + ",\"lora_targets\":[\"q_proj\",\"v_proj\"]}}}");
+        std::to_string(rank) + ",\"lora_targets\":[" + targets.toStdString() + "]}}}");
     QCOMPARE(qint64(loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers),
              expected);
 }
