@@ -1,11 +1,12 @@
-// Activations as an inventory of the tensors one layer saves for backward, logits and loss, and
-// the working set of backward (SPEC §2, "activations", "logits and loss").
+// Activations as an inventory of the tensors one layer saves for backward, and the working set
+// of backward (SPEC §2, "activations"); logits and loss are in logits_loss.cpp.
 //
 // Base inventory: Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
 // Transformer Models", §4.1 and Table 2: per layer 34sbh + 5as^2b bytes for a GPT layer in
 // fp16 with dropout (attention 11sbh + 5as^2b, MLP 19sbh, two LayerNorms 4sbh). The eager
 // PyTorch model code of transformers/LitGPT/torchtune/torchtitan differs in ways named below.
 
+#include "activation_dims.h"
 #include "estimate_context.h"
 
 namespace vramplan {
@@ -28,13 +29,6 @@ struct Saved
 
 using Inventory = StaticVector<Saved, 48>;
 
-struct Dims
-{
-    double tokens, scores; // per micro-batch on this GPU: b*s/cp and b*a*s*s/(tp*cp)
-    double tp, outsideDiv; // outsideDiv: tp under sequence parallelism, else 1
-    double h, qWidth, kvSavedWidth, kvWidth, ffn; // per-GPU widths (TP applied)
-    double c, normIn; // activation bytes; bytes of what a norm saves of its input
-};
 
 // Whose Hugging Face eager attention computes the softmax in fp32 (softmax(dtype=float32), then
 // cast back): the Llama family and Phi; GPT-2, BERT, GPT-NeoX and Falcon stay in the compute
@@ -49,18 +43,6 @@ bool hasResidualDropout(Family f)
     // Llama-family blocks have no dropout modules (attention_dropout only); these do.
     return f == Family::Gpt2 || f == Family::Bert || f == Family::Phi || f == Family::GptNeox ||
            f == Family::Falcon;
-}
-
-// Whether torch's SDPA falls back to its math path, which keeps the b*a*s^2 probabilities: its
-// flash and memory-efficient kernels need as many key/value heads as query heads (before
-// torch 2.5's enable_gqa). lit-gpt (2023) expands K and V for grouped queries but leaves the
-// single head of multi-query models (Falcon-7B) broadcast, so those run the math path
-// (lit_gpt/model.py CausalSelfAttention: `if n_query_groups != 1: k.expand(...)`;
-// aten/src/ATen/native/transformers/sdp_utils_cpp.h check_batch_size_and_num_heads).
-bool sdpaMathPath(const StageContext &c)
-{
-    return c.s.framework == Framework::Litgpt && c.t.attention == Attention::Sdpa &&
-           c.m.kvHeads == 1 && c.m.attentionHeads > 1;
 }
 
 // Whether a linear layer keeps its input for backward: it needs it for its own weight's
@@ -298,124 +280,18 @@ Inventory layerInventory(const StageContext &c, const Dims &d)
     return inv;
 }
 
-// Bytes per token per vocabulary entry of logits and cross-entropy, at the end of forward and
-// at the start of backward, by whose code computes the loss.
-struct LossBytes
-{
-    double forward, backward;
-    std::string_view name, source;
-    // Of `forward`, what stays for backward; the rest lives only inside the loss (the 16-bit
-    // head output, shifted and upcast copies). Negative: all of it stays.
-    double kept = -1;
-};
-
-LossBytes lossBytes(const StageContext &c)
-{
-    const double lc = c.act;
-    switch (c.s.framework) {
-    case Framework::Megatron:
-        // Fused vocab-parallel cross-entropy works in place on an fp32 copy of the logits.
-        return {lc + 4, lc + 4, "logits and fused vocab-parallel cross-entropy",
-                "megatron/core/tensor_parallel/cross_entropy.py"};
-    case Framework::Litgpt:
-        // Fabric converts the module's output to the default dtype (fp32): fp32 logits, then
-        // chunked cross-entropy keeps each chunk's fp32 log-softmax; the full-fine-tune script
-        // reshapes the shifted logits into one more fp32 copy first (lightning/fabric/wrappers.py
-        // _FabricModule.forward convert_output; litgpt/utils.py chunked_cross_entropy).
-        return {c.full ? 12.0 : 8.0, 8.0, "fp32 logits (Fabric output) and chunked cross-entropy",
-                "lightning fabric convert_output; litgpt chunked_cross_entropy"};
-    case Framework::Pytorch:
-        // Cross-entropy on logits in the compute dtype: logits and log-softmax, then the
-        // gradient (LitGPT chunks the head but keeps every chunk's log-softmax).
-        return {2 * lc, 3 * lc, "logits and cross-entropy (compute dtype)",
-                "litgpt/utils.py chunked_cross_entropy; torch.nn.functional.cross_entropy"};
-    case Framework::Torchtune:
-        // CEWithChunkedOutputLoss: 8 chunks, each upcast to fp32 for its log-softmax.
-        return {lc + 4, lc + 4.5, "logits and chunked cross-entropy (fp32 per chunk)",
-                "torchtune/modules/loss/ce_chunked_output_loss.py"};
-    case Framework::Torchtitan:
-    case Framework::Transformers:
-    case Framework::Deepspeed:
-        break;
-    }
-    if (c.s.framework == Framework::Torchtitan)
-        // loss_fn(pred.float()): 16-bit logits, the fp32 copy and the log-softmax; `del pred`
-        // before backward, then log-softmax with its incoming and outgoing gradients.
-        return {lc + 8, 12, "logits, fp32 upcast and cross-entropy", "torchtitan train.py"};
-    // transformers up to 4.45 upcasts the logits inside forward, shifts them (a second fp32
-    // copy) and returns the fp32 logits, which a loop holding `outputs` keeps through
-    // backward: 16-bit logits + fp32 + shifted copy + log-softmax at the end of forward;
-    // returned logits + log-softmax + its incoming and outgoing gradients in backward
-    // (modeling_llama.py LlamaForCausalLM.forward; later versions: loss_utils.ForCausalLMLoss).
-    const Family f = c.m.family;
-    if ((f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox) && c.amp)
-        // Under autocast cross_entropy is on the fp32 list: the shifted 16-bit copy is cast
-        // to fp32 and the log-softmax is fp32; the returned 16-bit logits stay (CPU-measured).
-        return {2 * lc + 8, lc + 12, "logits (compute dtype) and fp32 log-softmax (autocast)",
-                "transformers modeling_gpt2.py GPT2LMHeadModel.forward; autocast fp32 list",
-                lc + 4};
-    if (f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox)
-        // GPT-2, BERT and GPT-NeoX heads do not upcast: logits, the shifted copy and the
-        // log-softmax in the compute dtype; backward adds its incoming and outgoing gradients
-        // (modeling_gpt2.py GPT2LMHeadModel.forward; CPU-measured, tests/data/measured).
-        return {3 * lc, 4 * lc, "logits and cross-entropy (compute dtype)",
-                "transformers modeling_gpt2.py GPT2LMHeadModel.forward", 2 * lc};
-    // The returned fp32 logits and the fp32 log-softmax stay: 8 bytes.
-    return {lc < 4 ? lc + 12 : 12, 16, "logits, fp32 upcast and cross-entropy",
-            "transformers modeling_llama.py LlamaForCausalLM.forward", std::min(8.0, lc + 12)};
-}
-
-// LitGPT's finetune scripts (finetune/lora.py, full.py; litgpt/finetune/*) validate every
-// eval interval under torch.no_grad: full logits, `logits[..., :-1, :]` reshaped into a copy and
-// a non-chunked cross-entropy (its log-softmax): three b*s*V blocks. Then they sample a reply
-// with a KV cache of one sequence sized to the model's max_seq_length (set_kv_cache(batch_size
-// =1)), which the scripts set to the longest training sample. Both peaks count towards the
-// max_memory_allocated they print at the end.
-void addLitgptEvaluation(const StageContext &c, const Dims &d, double vocab, ItemSink &out)
-{
-    constexpr auto LL = Component::LogitsAndLoss;
-    constexpr auto T = Component::Temporary;
-    const unsigned validation = phaseBit(Phase::Validation);
-    const unsigned generation = phaseBit(Phase::Generation);
-    out.add(LL, "validation logits, shifted copy and log-softmax", "b*s*V*3c",
-            "litgpt finetune validate(), chunked_cross_entropy(chunk_size=0)",
-            d.tokens * vocab * 3 * d.c, 1, validation);
-    // Without autograd a layer's intermediates are freed as soon as they are used: the widest
-    // moment is the MLP (input, its two projections and their product).
-    // On SDPA's math path the scores and the probabilities of one layer exist together.
-    const double mathScores = sdpaMathPath(c) ? 2 * d.c : 0.0;
-    out.add(T, "one layer's forward intermediates (no grad)",
-            "b*s*(2h + 3f)*c (+ 2*b*a*s^2*c SDPA math path)", "forward under torch.no_grad",
-            d.tokens * (2 * d.h + 3 * d.ffn) * d.c + d.scores * mathScores, 1, validation);
-    const double sequence = double(c.t.sequenceLength) / double(c.cp);
-    out.add(Component::Activations, "KV cache of one sample (generation)",
-            "2 * s * kv * d * c per layer", "litgpt GPT.set_kv_cache(batch_size=1)",
-            2 * sequence * std::max(d.kvWidth, double(c.m.headDim)) * d.c, double(c.stageLayers),
-            generation);
-    out.add(T, "prompt prefill: one layer's intermediates and next-token logits",
-            "s*(2h + 3f)*c + V*(c + 4) (+ 2*a*s^2*c SDPA math path)", "litgpt generate()",
-            sequence * (2 * d.h + 3 * d.ffn) * d.c + vocab * (d.c + 4) +
-                d.scores / c.microBatch * mathScores,
-            1, generation);
-}
-
-// transformers' causal-LM loss (LlamaForCausalLM.forward and its kin up to 4.45).
-bool hfLoss(const StageContext &c)
-{
-    return c.s.framework == Framework::Transformers || c.s.framework == Framework::Deepspeed;
-}
-
 } // namespace
 
-double freedLogitsBlockBytes(const StageContext &c)
+// Whether torch's SDPA falls back to its math path, which keeps the b*a*s^2 probabilities: its
+// flash and memory-efficient kernels need as many key/value heads as query heads (before
+// torch 2.5's enable_gqa). lit-gpt (2023) expands K and V for grouped queries but leaves the
+// single head of multi-query models (Falcon-7B) broadcast, so those run the math path
+// (lit_gpt/model.py CausalSelfAttention: `if n_query_groups != 1: k.expand(...)`;
+// aten/src/ATen/native/transformers/sdp_utils_cpp.h check_batch_size_and_num_heads).
+bool sdpaMathPath(const StageContext &c)
 {
-    if (!c.training || !c.hasHead || c.m.head != Head::LanguageModel || c.act >= 4)
-        return 0;
-    const auto fw = c.s.framework;
-    if (fw != Framework::Transformers && fw != Framework::Deepspeed && fw != Framework::Torchtitan)
-        return 0;
-    const double vocab = double(c.m.vocabSize) / (fw == Framework::Torchtitan ? double(c.tp) : 1.0);
-    return c.tokens * vocab * c.act;
+    return c.s.framework == Framework::Litgpt && c.t.attention == Attention::Sdpa &&
+           c.m.kvHeads == 1 && c.m.attentionHeads > 1;
 }
 
 void addActivations(const StageContext &c, ItemSink &out)
@@ -532,37 +408,8 @@ void addActivations(const StageContext &c, ItemSink &out)
             backwardPhases);
 
     // --- final norm, logits and loss (last stage) -----------------------------------------
-    if (!c.hasHead)
-        return;
-    out.add(A, "final norm input", "b*s*h*norm bytes", "model code",
-            d.tokens * d.h * d.normIn / d.outsideDiv, 1, savedPhases);
-    if (c.m.head == Head::Classifier)
-        return; // a few logits per sequence: negligible
-    const LossBytes loss = lossBytes(c);
-    // Megatron and torchtitan split the vocabulary over tensor-parallel ranks (loss parallel).
-    const double vocab = double(c.m.vocabSize) /
-                         (c.eagerModelCode() && c.s.framework != Framework::Torchtitan ? 1.0 : tp);
-    constexpr auto LL = Component::LogitsAndLoss;
-    // What stays for backward and what only lives inside the loss computation.
-    const bool upcastLogits = hfLoss(c) && loss.name == "logits, fp32 upcast and cross-entropy";
-    const double keptBytes = loss.kept < 0 || !hfLoss(c) ? loss.forward : loss.kept;
-    out.add(LL, upcastLogits ? std::string_view("fp32 logits and log-softmax (kept for backward)")
-                             : loss.name,
-            "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * keptBytes, 1,
-            phaseBit(Phase::Forward));
-    out.add(LL, "16-bit logits and shifted copy (transient inside the loss)", "b*s*V*bytes",
-            loss.source, d.tokens * vocab * (loss.forward - keptBytes), 1, phaseBit(Phase::Forward));
-    out.add(LL, "cross-entropy backward: log-softmax and logits gradients",
-            "b*s*V*bytes (start of backward)", loss.source, d.tokens * vocab * loss.backward, 1,
-            phaseBit(Phase::LossBackward));
-    if (c.s.framework == Framework::Litgpt) {
-        // The training loop's `logits` (fp32, from Fabric) lives until the next step's forward.
-        out.add(LL, "fp32 logits held by the training loop", "b*s*V*4",
-                "litgpt finetune train(): logits = model(input_ids)", d.tokens * vocab * 4, 1,
-                phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd) |
-                    phaseBit(Phase::OptimizerStep));
-        addLitgptEvaluation(c, d, vocab, out);
-    }
+    if (c.hasHead)
+        addLogitsAndLoss(c, d, out);
 }
 
 } // namespace vramplan
