@@ -117,12 +117,16 @@ double normReaders(const StageContext &c, bool attention)
 }
 
 void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSaved,
-             double readers)
+             double readers, bool inputShared = false)
 {
     const bool rms = c.m.norm == NormType::RmsNorm;
-    inv.push_back({rms && c.eagerModelCode() ? "RMSNorm fp32 input copy" : "norm input",
-                   rms && c.eagerModelCode() ? "b*s*h*4 (HF-style upcast)" : "b*s*h*c",
-                   d.tokens * d.h * d.normIn / d.outsideDiv});
+    // A second norm of a parallel block reads the same x as the first (GPT-NeoX
+    // use_parallel_residual, Falcon's ln_attn / ln_mlp): one saved input for both, unless each
+    // norm saves its own upcast copy (HF's RMSNorm).
+    if (!(inputShared && !(rms && c.eagerModelCode())))
+        inv.push_back({rms && c.eagerModelCode() ? "RMSNorm fp32 input copy" : "norm input",
+                       rms && c.eagerModelCode() ? "b*s*h*4 (HF-style upcast)" : "b*s*h*c",
+                       d.tokens * d.h * d.normIn / d.outsideDiv});
     // transformers' LlamaRMSNorm returns weight * x.to(dtype): the multiply keeps x for the
     // weight's gradient, a tensor apart from the output the next linear keeps.
     // Under autocast the normalised input stays fp32 (fp32 residual stream and weight).
@@ -147,11 +151,16 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         {"query (saved by attention)", "b*s*a*d*c", d.tokens * d.qWidth * qkBytes, false, true});
     inv.push_back({"key (saved by attention)", "b*s*kv*d*c (HF repeats K to all heads)",
                    d.tokens * d.kvSavedWidth * qkBytes});
-    if (c.s.framework == Framework::Litgpt && c.m.kvHeads == c.m.attentionHeads)
-        // LitGPT splits the fused qkv output into views; with one query per group, v stays a
-        // view that keeps the whole qkv buffer (q and k are replaced by their RoPE'd copies)
-        // (litgpt/model.py CausalSelfAttention.forward: qkv.split, v.reshape).
-        inv.push_back({"value, a view holding the whole qkv output (LitGPT)", "b*s*(a + 2kv)*d*c",
+    // LitGPT and HF's GPT-NeoX split the fused qkv output into views; with one query per group,
+    // v stays a view that keeps the whole qkv buffer (q and k are replaced by their RoPE'd
+    // copies) (litgpt/model.py CausalSelfAttention.forward: qkv.split, v.reshape;
+    // modeling_gpt_neox.py GPTNeoXAttention: qkv[..., 2 * head_size:]; CPU-measured).
+    const bool valueViewOfQkv =
+        c.m.kvHeads == c.m.attentionHeads &&
+        (c.s.framework == Framework::Litgpt ||
+         (c.hfModelCode() && c.m.family == Family::GptNeox));
+    if (valueViewOfQkv)
+        inv.push_back({"value, a view holding the whole fused qkv output", "b*s*(a + 2kv)*d*c",
                        d.tokens * (d.qWidth + 2 * d.kvWidth) * d.c});
     else
         inv.push_back({"value (saved by attention)", "b*s*kv*d*c (HF repeats V to all heads)",
@@ -273,7 +282,7 @@ Inventory layerInventory(const StageContext &c, const Dims &d)
         inv.push_back(
             {"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
     if (c.m.normsPerLayer > 1)
-        addNorm(c, d, inv, mlpInputSaved, normReaders(c, false));
+        addNorm(c, d, inv, mlpInputSaved, normReaders(c, false), c.m.parallelBlock);
     addMlp(c, d, inv);
     if (dropoutMasks)
         inv.push_back({"MLP residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});

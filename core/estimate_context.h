@@ -77,7 +77,8 @@ private:
 
 // Weights, gradients and optimizer states (states.cpp).
 void addModelStates(const StageContext &ctx, ItemSink &out);
-// Saved activations, logits and loss, and the backward working set (activations.cpp).
+// Saved activations, logits and loss, and the backward working set (activations.cpp,
+// logits_loss.cpp).
 void addActivations(const StageContext &ctx, ItemSink &out);
 
 } // namespace vramplan

@@ -64,8 +64,8 @@ struct Bound
 // best figures reached so far; they only ever tighten. What remains is listed in
 // docs/accuracy.md ("CPU measurements").
 const std::map<std::string, Bound> bounds = {
-    {"saved_per_layer", {0.004, 0.06}},
-    {"saved_total", {0.015, 0.045}},
+    {"saved_per_layer", {0.001, 0.004}},
+    {"saved_total", {0.014, 0.045}},
     {"model_states", {0.001, 0.001}},
 };
 
