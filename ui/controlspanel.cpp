@@ -348,6 +348,10 @@ QGroupBox *ControlsPanel::buildSaversGroup()
     m_loraRank = spin(1, 1 << 16);
     m_loraTargets = new QLineEdit;
     m_loraTargets->setPlaceholderText(tr("q_proj, v_proj (or all-linear)"));
+    m_loraTargets->setToolTip(
+        tr("Modules to adapt, as PEFT's target_modules: q_proj ... down_proj, a family's own "
+           "names (query, value, c_attn, c_proj, fc1, fc2, query_key_value, dense_h_to_4h, "
+           "w1 ... w3), or all-linear. A fused q/k/v module gets one adapter."));
     m_baseBits = new QComboBox;
     for (int bits : {4, 8, 16, 32})
         m_baseBits->addItem(tr("%1-bit").arg(bits), bits);

@@ -261,6 +261,12 @@ namespace {
 // Seeds that exist without any corpus folder: a full scenario, edge layouts, and HF configs.
 const char *const builtinSeeds[] = {
     R"({"format": "vramplan-scenario", "version": 1, "model": {"preset": "gpt2"}})",
+    R"({"format": "vramplan-scenario", "version": 1, "model": {"preset": "gpt2"},
+  "training": {"precision": "amp_bf16", "finetune": {"method": "lora", "lora_rank": 8,
+               "lora_targets": ["c_attn", "c_proj", "query_key_value", "w2"]}}})",
+    R"({"format": "vramplan-scenario", "version": 1, "model": {"preset": "falcon-7b"},
+  "framework": "litgpt", "training": {"attention": "sdpa", "precision": "amp_bf16",
+               "finetune": {"method": "lora"}}, "parallelism": {"gpus": 2, "zero_stage": 3}})",
     R"({"format": "vramplan-scenario", "version": 1, "model": {"preset": "llama-3.2-1b"},
   "framework": "litgpt", "training": {"finetune": {"method": "lora"}},
   "calibration": {"metric": "device", "measured_bytes": 2.5e10, "activation_scale": 0.8,
