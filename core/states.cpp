@@ -175,6 +175,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
 
     // --- per-layer tensors --------------------------------------------------------------
     double frozenQuantBytes = 0, frozenOtherBytes = 0;
+    double largestQuantised = 0; // elements of the largest 4-bit matrix (dequantised per call)
     double optimizerSharded = 0, gradsSharded = 0, masterSharded = 0, paramsTrainable = 0;
     for (const auto &t : c.layer) {
         double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
@@ -206,6 +207,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
                 bytes = std::max(double(bits) / 8.0, wb); // AMP keeps the base in fp32
             (t.quantizable && bits < 16 ? frozenQuantBytes : frozenOtherBytes) +=
                 n * L * bytes / paramDiv;
+            if (t.quantizable && bits == 4)
+                largestQuantised = std::max(largestQuantised, n);
         }
     }
 
@@ -228,6 +231,11 @@ void addModelStates(const StageContext &c, ItemSink &out)
             gradsSharded += n * gb / (z2 ? dp : 1.0);
             if (master)
                 masterSharded += n * 4 / (z1 ? dp : 1.0);
+        } else if (c.qlora && fw == Framework::Litgpt && t.name == "lm_head.weight") {
+            // Lightning's BitsandbytesPrecision converts every nn.Linear, the head included
+            // (no ignore_modules in LitGPT's finetune scripts).
+            frozenQuantBytes += n * nf4BytesPerWeight / (z3 ? dp : 1.0);
+            largestQuantised = std::max(largestQuantised, n);
         } else {
             const double bytes = c.t.finetune.baseWeightBits >= 16
                                      ? std::max(double(c.t.finetune.baseWeightBits) / 8.0, wb)
@@ -365,6 +373,12 @@ void addModelStates(const StageContext &c, ItemSink &out)
                 phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
                     phaseBit(Phase::LayerBackward));
     }
+    if (c.qlora)
+        // MatMul4Bit dequantises its weight to 16 bits for each call, forward and backward, and
+        // frees it after the matmul (bitsandbytes/autograd/_functions.py): one matrix at a time.
+        out.add(T, "4-bit weight dequantised for its matmul", "largest 4-bit matrix * 2",
+                "bitsandbytes MatMul4Bit; torchao linear_nf4", largestQuantised * 2, 1,
+                computePhases);
     if (c.t.precision == Precision::Fp8Mixed && fw != Framework::Torchtitan)
         // Transformer Engine caches an fp8 copy and its transpose of every GEMM weight.
         out.add(T, "fp8 weight copies and transposes", "linear weight elements * 2",

@@ -1,7 +1,7 @@
 // Terms that depend on how a framework's code runs, each against the value worked by hand from
 // that code: FSDP's gathered root unit, SDPA's math path under lit-gpt's multi-query attention,
-// autocast's per-call copies of frozen weights in LitGPT's chunked head, and GPT-2's gelu_new
-// and loss under autocast (the last two also CPU-measured, tests/data/measured).
+// autocast's per-call copies of frozen weights in LitGPT's chunked head, GPT-2's gelu_new and
+// loss under autocast (also CPU-measured, tests/data/measured), and 4-bit dequantisation.
 
 #include "estimate.h"
 #include "testhelpers.h"
@@ -39,6 +39,8 @@ private slots:
     void autocastCopiesOfFrozenHead_data();
     void autocastCopiesOfFrozenHead();
     void gpt2UnderAutocast();
+    void qloraDequantisesOneMatrixAtATime_data();
+    void qloraDequantisesOneMatrixAtATime();
 };
 
 void TestFrameworkTerms::fsdpRootUnitGatheredWhole_data()
@@ -154,6 +156,33 @@ void TestFrameworkTerms::gpt2UnderAutocast()
     // The loss: the returned 16-bit logits and cross_entropy's fp32 log-softmax stay.
     QCOMPARE(itemBytes(e, "logits (compute dtype) and fp32 log-softmax (autocast)"),
              2.0 * 256 * 50257 * (2 + 4));
+}
+
+void TestFrameworkTerms::qloraDequantisesOneMatrixAtATime_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<double>("dequantised");
+    QTest::addColumn<double>("quantisedHead");
+    // transformers keeps the head in 16 bits: the largest 4-bit matrix is an MLP projection.
+    QTest::newRow("transformers") << "transformers" << 4096.0 * 11008 * 2 << 0.0;
+    // LitGPT's Fabric plugin quantises every linear, the head (32000 x 4096) included.
+    QTest::newRow("litgpt") << "litgpt" << llamaEmbedding * 2 << llamaEmbedding;
+}
+
+void TestFrameworkTerms::qloraDequantisesOneMatrixAtATime()
+{
+    QFETCH(QString, framework);
+    QFETCH(double, dequantised);
+    QFETCH(double, quantisedHead);
+    const Estimate e = estimateOf(
+        "\"preset\":\"llama-2-7b\"",
+        "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"bf16\","
+        "\"finetune\":{\"method\":\"qlora\",\"lora_rank\":8}",
+        "\"gpus\":1", framework.toStdString());
+    QCOMPARE(itemBytes(e, "4-bit weight dequantised for its matmul"), dequantised);
+    const double nf4 = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
+    QVERIFY(test::relativelyClose(itemBytes(e, "frozen base linear weights (quantised)"),
+                                  (llamaLinear + quantisedHead) * nf4, 1e-12));
 }
 
 QTEST_APPLESS_MAIN(TestFrameworkTerms)
