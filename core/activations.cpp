@@ -123,7 +123,8 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
     // A second norm of a parallel block reads the same x as the first (GPT-NeoX
     // use_parallel_residual, Falcon's ln_attn / ln_mlp): one saved input for both, unless each
     // norm saves its own upcast copy (HF's RMSNorm).
-    if (!(inputShared && !(rms && c.eagerModelCode())))
+    const bool ownUpcastCopy = rms && c.eagerModelCode();
+    if (!inputShared || ownUpcastCopy)
         inv.push_back({rms && c.eagerModelCode() ? "RMSNorm fp32 input copy" : "norm input",
                        rms && c.eagerModelCode() ? "b*s*h*4 (HF-style upcast)" : "b*s*h*c",
                        d.tokens * d.h * d.normIn / d.outsideDiv});

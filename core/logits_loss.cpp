@@ -18,6 +18,7 @@ struct LossBytes
     // Of `forward`, what stays for backward; the rest lives only inside the loss (the 16-bit
     // head output, shifted and upcast copies). Negative: all of it stays.
     double kept = -1;
+    std::string_view keptName = {}; // the kept part's name where it differs from `name`
 };
 
 LossBytes lossBytes(const StageContext &c)
@@ -73,7 +74,8 @@ LossBytes lossBytes(const StageContext &c)
                 "transformers modeling_gpt2.py GPT2LMHeadModel.forward", 2 * lc};
     // The returned fp32 logits and the fp32 log-softmax stay: 8 bytes.
     return {lc < 4 ? lc + 12 : 12, 16, "logits, fp32 upcast and cross-entropy",
-            "transformers modeling_llama.py LlamaForCausalLM.forward", std::min(8.0, lc + 12)};
+            "transformers modeling_llama.py LlamaForCausalLM.forward", std::min(8.0, lc + 12),
+            "fp32 logits and log-softmax (kept for backward)"};
 }
 
 // LitGPT's finetune scripts (finetune/lora.py, full.py; litgpt/finetune/*) validate every
@@ -110,12 +112,6 @@ void addLitgptEvaluation(const StageContext &c, const Dims &d, double vocab, Ite
             1, generation);
 }
 
-// transformers' causal-LM loss (LlamaForCausalLM.forward and its kin up to 4.45).
-bool hfLoss(const StageContext &c)
-{
-    return c.s.framework == Framework::Transformers || c.s.framework == Framework::Deepspeed;
-}
-
 } // namespace
 
 double freedLogitsBlockBytes(const StageContext &c)
@@ -145,10 +141,8 @@ void addLogitsAndLoss(const StageContext &c, const Dims &d, ItemSink &out)
                          (c.eagerModelCode() && c.s.framework != Framework::Torchtitan ? 1.0 : tp);
     constexpr auto LL = Component::LogitsAndLoss;
     // What stays for backward and what only lives inside the loss computation.
-    const bool upcastLogits = hfLoss(c) && loss.name == "logits, fp32 upcast and cross-entropy";
-    const double keptBytes = loss.kept < 0 || !hfLoss(c) ? loss.forward : loss.kept;
-    out.add(LL, upcastLogits ? std::string_view("fp32 logits and log-softmax (kept for backward)")
-                             : loss.name,
+    const double keptBytes = loss.kept < 0 ? loss.forward : loss.kept;
+    out.add(LL, loss.keptName.empty() ? loss.name : loss.keptName,
             "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * keptBytes, 1,
             phaseBit(Phase::Forward));
     out.add(LL, "16-bit logits and shifted copy (transient inside the loss)", "b*s*V*bytes",

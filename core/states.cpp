@@ -361,11 +361,13 @@ void addModelStates(const StageContext &c, ItemSink &out)
         // tokens (model(input_ids, lm_head_chunk_size=128)), keep one head copy per chunk.
         // bitsandbytes' 4-bit linears dequantise inside their own matmul and keep no copy.
         const bool headPerChunk = !c.full && fw == Framework::Litgpt;
+        const bool headQuantised = c.qlora && fw == Framework::Litgpt; // see the head above
         const double headCopies =
             headPerChunk ? std::ceil(double(c.t.sequenceLength) / 128.0) : 1.0;
         const double castElements =
             (c.qlora ? 0.0 : size.linear) +
-            (c.hasHead ? double(c.m.vocabSize) * c.m.hiddenSize / tp * headCopies : 0);
+            (c.hasHead && !headQuantised ? double(c.m.vocabSize) * c.m.hiddenSize / tp * headCopies
+                                         : 0);
         out.add(T, "autocast 16-bit weight copies",
                 headPerChunk ? "(linear + head * ceil(s/128)) elements * 2"
                              : "linear weight elements * 2",

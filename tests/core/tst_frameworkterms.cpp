@@ -121,9 +121,10 @@ void TestFrameworkTerms::autocastCopiesOfFrozenHead_data()
         << "litgpt" << "full" << 1034 << (llamaLinear + llamaEmbedding) * 2;
     QTest::newRow("transformers LoRA, 1034 tokens")
         << "transformers" << "lora" << 1034 << (llamaLinear + llamaEmbedding) * 2;
-    // bitsandbytes' 4-bit linears keep no 16-bit copy.
-    QTest::newRow("litgpt QLoRA, 1034 tokens")
-        << "litgpt" << "qlora" << 1034 << 9 * llamaEmbedding * 2;
+    // bitsandbytes' 4-bit linears keep no 16-bit copy; LitGPT quantises the head too.
+    QTest::newRow("litgpt QLoRA, 1034 tokens") << "litgpt" << "qlora" << 1034 << 0.0;
+    QTest::newRow("transformers QLoRA, 1034 tokens (16-bit head)")
+        << "transformers" << "qlora" << 1034 << llamaEmbedding * 2;
 }
 
 void TestFrameworkTerms::autocastCopiesOfFrozenHead()
