@@ -146,6 +146,9 @@ void addModelStates(const StageContext &c, ItemSink &out)
     const bool offloadStates = c.p.offloadOptimizer != Offload::None;
     const bool offloadParams = z3 && c.p.offloadParameters != Offload::None;
     const auto fw = c.s.framework;
+    // Lightning's BitsandbytesPrecision converts every nn.Linear, the head included (no
+    // ignore_modules in LitGPT's finetune scripts); transformers keeps the head in 16 bits.
+    const bool headQuantised = c.qlora && fw == Framework::Litgpt;
 
     const double wb = weightBytes(c);
     const double gb = gradientBytes(c);
@@ -231,9 +234,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
             gradsSharded += n * gb / (z2 ? dp : 1.0);
             if (master)
                 masterSharded += n * 4 / (z1 ? dp : 1.0);
-        } else if (c.qlora && fw == Framework::Litgpt && t.name == "lm_head.weight") {
-            // Lightning's BitsandbytesPrecision converts every nn.Linear, the head included
-            // (no ignore_modules in LitGPT's finetune scripts).
+        } else if (headQuantised && t.name == "lm_head.weight") {
             frozenQuantBytes += n * nf4BytesPerWeight / (z3 ? dp : 1.0);
             largestQuantised = std::max(largestQuantised, n);
         } else {
@@ -361,7 +362,6 @@ void addModelStates(const StageContext &c, ItemSink &out)
         // tokens (model(input_ids, lm_head_chunk_size=128)), keep one head copy per chunk.
         // bitsandbytes' 4-bit linears dequantise inside their own matmul and keep no copy.
         const bool headPerChunk = !c.full && fw == Framework::Litgpt;
-        const bool headQuantised = c.qlora && fw == Framework::Litgpt; // see the head above
         const double headCopies =
             headPerChunk ? std::ceil(double(c.t.sequenceLength) / 128.0) : 1.0;
         const double castElements =
