@@ -183,7 +183,24 @@ int commandParams(const Options &o)
                           {"final_norm", c.finalNorm},
                           {"output_head", c.outputHead},
                           {"active_per_token", c.activePerToken},
+                          // OpenAI's model cards count active parameters without the
+                          // embedding table (a lookup, not a matmul).
+                          {"active_per_token_without_embedding", c.activePerToken - c.embedding},
                           {"model", scenarioToJson(*parsed.value)["model"]}};
+    if (m.isMoe()) {
+        out["moe_layers"] = c.moeLayers;
+        out["dense_layers"] = c.denseLayers;
+        out["per_dense_layer"] = c.perDenseLayer;
+    }
+    // What the checkpoint stores beside the model's parameters (not in the total).
+    const CheckpointExtras extras = checkpointExtras(m, hfFp8BlockSize(config));
+    if (extras.total() > 0)
+        out["checkpoint_extra"] = {{"mtp_layers", extras.mtp},
+                                   {"buffers", extras.buffers},
+                                   {"fp8_scales", extras.fp8Scales},
+                                   {"total", c.total + extras.total()}};
+    if (const std::string note = hfLeftOut(config); !note.empty())
+        out["left_out"] = note;
     std::cout << out.dump(2) << '\n';
     return 0;
 }

@@ -12,8 +12,45 @@ struct Dims
     double tokens, scores; // per micro-batch on this GPU: b*s/cp and b*a*s*s/(tp*cp)
     double tp, outsideDiv; // outsideDiv: tp under sequence parallelism, else 1
     double h, qWidth, kvSavedWidth, kvWidth, ffn; // per-GPU widths (TP applied)
+    double denseFfn, sharedFfn; // a MoE model's dense-layer MLP and its shared experts' MLP
     double c, normIn; // activation bytes; bytes of what a norm saves of its input
 };
+
+// One tensor a layer saves for backward, per layer, for one micro-batch on this GPU.
+struct Saved
+{
+    std::string_view name;
+    std::string_view formula;
+    double bytes = 0;       // per layer, for one micro-batch on this GPU
+    bool score = false;     // an s^2 attention term (dropped by selective recompute)
+    bool keptBySac = false; // kept by torchtitan's per-op selective checkpointing
+};
+
+using Inventory = StaticVector<Saved, 64>;
+
+// Whether a linear layer keeps its input for backward (activations.cpp).
+bool linearSavesInput(const StageContext &c, std::string_view loraName);
+// A LoRA adapter's saved tensors on the linear `target` of input width `inWidth`, for
+// `perToken` tokens per token of the micro-batch (activations.cpp).
+void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_view target,
+             double inWidth, bool outside, double perToken = 1.0);
+
+// The parts of the 2024-2026 layers (activations_newer.cpp), each following the transformers
+// modelling code named where it is computed.
+// Multi-head latent attention (DeepseekV3Attention) in place of q/k/v/o.
+void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv);
+// q/k norms (Qwen3, Gemma 3, OLMo 2, Llama 4's L2 norm) on the projections' outputs.
+void addQkNorms(const StageContext &c, const Dims &d, Inventory &inv);
+// A norm applied to a sublayer's output before the residual add (Gemma 2/3, OLMo 2).
+void addPostNorm(const StageContext &c, const Dims &d, Inventory &inv);
+// Bytes of the normalised input a norm's weight multiply keeps (4 where the model multiplies
+// in fp32: Gemma, OLMo 2; else the compute dtype, fp32 under autocast).
+double normalisedBytes(const StageContext &c, const Dims &d);
+// The router, the top-k selection and the per-expert dispatch of a MoE layer.
+void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv);
+// Experts kept in 3-D parameters with their own kernel (gpt-oss); false where the experts are
+// ordinary MLPs (then the caller adds them).
+bool addFusedExperts(const StageContext &c, const Dims &d, Inventory &inv);
 
 // Whether torch's SDPA runs its math path, keeping the b*a*s^2 probabilities (activations.cpp).
 bool sdpaMathPath(const StageContext &c);

@@ -12,24 +12,6 @@
 namespace vramplan {
 namespace {
 
-enum class Region
-{
-    InsideTp,
-    OutsideTp
-};
-
-struct Saved
-{
-    std::string_view name;
-    std::string_view formula;
-    double bytes = 0;       // per layer, for one micro-batch on this GPU
-    bool score = false;     // an s^2 attention term (dropped by selective recompute)
-    bool keptBySac = false; // kept by torchtitan's per-op selective checkpointing
-};
-
-using Inventory = StaticVector<Saved, 48>;
-
-
 // Whose Hugging Face eager attention computes the softmax in fp32 (softmax(dtype=float32), then
 // cast back): the Llama family and Phi; GPT-2, BERT, GPT-NeoX and Falcon stay in the compute
 // dtype (modeling_gpt2.py eager_attention_forward, modeling_bert.py, modeling_gpt_neox.py).
@@ -45,6 +27,8 @@ bool hasResidualDropout(Family f)
            f == Family::Falcon;
 }
 
+} // namespace
+
 // Whether a linear layer keeps its input for backward: it needs it for its own weight's
 // gradient, for a LoRA adapter without dropout, or because bitsandbytes' 4-bit matmul saves it
 // (bitsandbytes/autograd/_functions.py MatMul4Bit). A frozen nn.Linear saves no input.
@@ -56,7 +40,7 @@ bool linearSavesInput(const StageContext &c, std::string_view loraName)
 }
 
 void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_view target,
-             double inWidth, bool outside, double perToken = 1.0)
+             double inWidth, bool outside, double perToken)
 {
     if (!c.lora || !isLoraTarget(c.t.finetune, target))
         return;
@@ -75,6 +59,8 @@ void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_v
     inv.push_back({"LoRA A output (saved by B)", "b*s*r*c per target",
                    d.tokens * perToken * double(c.t.finetune.loraRank) * d.c / d.tp});
 }
+
+namespace {
 
 // LitGPT's LoRAQKVLinear adapts q, k and v of the fused qkv projection together: one dropout on
 // the shared input, one lora_A for the enabled parts, and, unless all three are enabled,
@@ -133,7 +119,7 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
     // Under autocast the normalised input stays fp32 (fp32 residual stream and weight).
     if (rms && c.eagerModelCode() && c.full)
         inv.push_back({"RMSNorm normalised input (for the weight gradient)", "b*s*h*c",
-                       d.tokens * d.h * (c.amp ? 4.0 : d.c) / d.outsideDiv});
+                       d.tokens * d.h * normalisedBytes(c, d) / d.outsideDiv});
     if (outputSaved && c.amp && c.hfModelCode())
         inv.push_back({"16-bit copies of the norm output, one per linear (autocast)",
                        "b*s*h*c per reading linear",
@@ -143,8 +129,27 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
                        d.tokens * d.h * d.c / d.outsideDiv});
 }
 
+// The block input read directly by the next linears, where no norm precedes them (OLMo 2
+// normalises sublayer outputs instead): kept once, or once per reading linear under autocast.
+void addUnnormedInput(const StageContext &c, const Dims &d, Inventory &inv, bool saved,
+                      double readers)
+{
+    if (!saved)
+        return;
+    if (c.amp && c.hfModelCode())
+        inv.push_back({"16-bit copies of the block input, one per linear (autocast)",
+                       "b*s*h*c per reading linear", d.tokens * d.h * d.c * readers / d.outsideDiv});
+    else
+        inv.push_back({"block input (input of the next linears)", "b*s*h*c",
+                       d.tokens * d.h * d.c / d.outsideDiv});
+}
+
 void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
 {
+    if (c.m.isMla()) {
+        addMlaAttention(c, d, inv);
+        return;
+    }
     const bool eager = c.t.attention == Attention::Eager;
     // HF's Phi eager attention upcasts q and k to fp32 before q @ k^T (modeling_phi.py).
     const double qkBytes = eager && c.hfModelCode() && c.m.family == Family::Phi ? 4.0 : d.c;
@@ -152,6 +157,7 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         {"query (saved by attention)", "b*s*a*d*c", d.tokens * d.qWidth * qkBytes, false, true});
     inv.push_back({"key (saved by attention)", "b*s*kv*d*c (HF repeats K to all heads)",
                    d.tokens * d.kvSavedWidth * qkBytes});
+    addQkNorms(c, d, inv);
     // LitGPT and HF's GPT-NeoX split the fused qkv output into views; with one query per group,
     // v stays a view that keeps the whole qkv buffer (q and k are replaced by their RoPE'd
     // copies) (litgpt/model.py CausalSelfAttention.forward: qkv.split, v.reshape;
@@ -171,11 +177,22 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         // GPT-2/BERT under autocast or fp32) and casts back; Megatron's fused kernel stays in
         // 16 bits. Dropout keeps a 1-byte mask and its output (the input of probs @ V).
         // Under autocast softmax is on the fp32 list (aten/src/ATen/autocast_mode.cpp).
+        // gpt-oss appends one sink logit per head and row, takes the row maximum out and runs
+        // the softmax in the scores' dtype (modeling_gpt_oss.py eager_attention_forward).
+        const bool sinks = c.m.attentionSinks && c.hfModelCode();
         const bool upcast =
-            (c.eagerModelCode() && upcastsSoftmax(c.m.family)) || c.fp32 || c.amp;
+            (c.eagerModelCode() && upcastsSoftmax(c.m.family) && !sinks) || c.fp32 || c.amp;
         const double softmaxBytes = upcast ? 4 : d.c;
+        const double seq = d.scores / std::max(1.0, d.tokens * d.qWidth / double(c.m.headDim));
+        const double width = sinks ? (seq + 1) / seq : 1.0;
+        if (c.m.attentionSoftcap > 0 && c.hfModelCode())
+            // Gemma 2: scores / cap, tanh, * cap: tanh keeps its output (modeling_gemma2.py).
+            inv.push_back({"soft-capped scores (tanh output)", "b*a*s^2*c", d.scores * d.c, true});
+        if (sinks)
+            inv.push_back({"row maximum indices (sinks)", "b*a*s*8",
+                           d.tokens * d.qWidth / double(c.m.headDim) * 8, true});
         inv.push_back({"attention probabilities (softmax output)", "b*a*s^2*bytes",
-                       d.scores * softmaxBytes, true});
+                       d.scores * softmaxBytes * width, true});
         if (c.t.dropout > 0)
             inv.push_back({"attention dropout mask and output", "b*a*s^2*(1 + c)",
                            d.scores * (1 + d.c), true});
@@ -213,19 +230,11 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
     addLora(c, d, inv, "o_proj", d.qWidth, false);
 }
 
-void addMlp(const StageContext &c, const Dims &d, Inventory &inv)
+// One MLP's saved tensors for `k` tokens per token of the micro-batch (top-k routed experts:
+// k; a dense or shared MLP: 1) at width `ffn` (per GPU).
+void addMlpBody(const StageContext &c, const Dims &d, Inventory &inv, double k, double ffn)
 {
-    const double k = c.m.isMoe() ? double(c.m.moe.expertsPerToken) : 1.0;
-    const double ffn = d.ffn;
     const double cf = d.tokens * ffn * d.c * k;
-    if (c.m.isMoe()) {
-        // Router logits and their fp32 softmax; tokens permuted to their experts are copies
-        // that the expert linears keep (HF MixtralSparseMoeBlock index_select per expert).
-        inv.push_back({"router logits and softmax", "b*s*E*(c + 4)",
-                       d.tokens * double(c.m.moe.experts) * (d.c + 4)});
-        if (linearSavesInput(c, "up_proj"))
-            inv.push_back({"tokens dispatched to experts", "b*s*k*h*c", d.tokens * k * d.h * d.c});
-    }
     if (c.m.ffnType == FfnType::Gelu) {
         const bool newGelu = c.m.activation == Activation::GeluTanhPython && c.hfModelCode();
         if (newGelu && c.amp) {
@@ -265,26 +274,70 @@ void addMlp(const StageContext &c, const Dims &d, Inventory &inv)
     addLora(c, d, inv, "down_proj", ffn, false, k);
 }
 
-Inventory layerInventory(const StageContext &c, const Dims &d)
+void addMlp(const StageContext &c, const Dims &d, Inventory &inv, LayerKind kind)
+{
+    if (kind == LayerKind::Dense || !c.m.isMoe()) {
+        addMlpBody(c, d, inv, 1.0, c.m.isMoe() ? d.denseFfn : d.ffn);
+        return;
+    }
+    const double k = double(c.m.moe.expertsPerToken);
+    addRouterAndDispatch(c, d, inv);
+    // Experts stored as 3-D parameters (gpt-oss, Llama 4) run their own kernels (below); the
+    // others are nn.Linear MLPs that see only their dispatched tokens.
+    if (!addFusedExperts(c, d, inv))
+        addMlpBody(c, d, inv, k, d.ffn);
+    if (c.m.moe.sharedExperts > 0)
+        addMlpBody(c, d, inv, 1.0, d.sharedFfn);
+}
+
+Inventory layerInventory(const StageContext &c, const Dims &d, LayerKind kind)
 {
     Inventory inv;
     const bool dropoutMasks = c.t.dropout > 0 && hasResidualDropout(c.m.family);
-    const bool attnInputSaved = linearSavesInput(c, "q_proj") || linearSavesInput(c, "k_proj") ||
-                                linearSavesInput(c, "v_proj");
-    const bool mlpInputSaved = linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj");
+    const bool attnInputSaved =
+        c.m.isMla() ? linearSavesInput(c, c.m.mla.qLoraRank > 0 ? "q_a_proj" : "q_proj") ||
+                          linearSavesInput(c, "kv_a_proj_with_mqa")
+                    : linearSavesInput(c, "q_proj") || linearSavesInput(c, "k_proj") ||
+                          linearSavesInput(c, "v_proj");
+    const double attnReaders = c.m.isMla() ? 2.0 : normReaders(c, true);
+    // In a MoE layer the router (trainable in a full fine-tune) and the shared experts read the
+    // norm output; the routed experts read gathered copies of it.
+    const bool moeLayer = kind == LayerKind::Moe && c.m.isMoe();
+    const bool sharedReads = moeLayer && c.m.moe.sharedExperts > 0 &&
+                             (linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj"));
+    const bool mlpInputSaved =
+        moeLayer ? c.full || sharedReads
+                 : linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj");
+    const double mlpReaders =
+        moeLayer ? (c.full ? 1.0 : 0.0) + (sharedReads ? normReaders(c, false) : 0.0)
+                 : normReaders(c, false);
     const bool sharedNorm = c.m.parallelBlock && c.m.normsPerLayer < 2;
+    // OLMo 2 has no norms before its sublayers, only after them (modeling_olmo2.py); Gemma 2
+    // and 3 have both (four per layer).
+    const bool preNorms = c.m.family != Family::Olmo2;
+    const bool postNorms = c.m.family == Family::Olmo2 ||
+                           (c.m.normsPerLayer == 4 && (c.m.family == Family::Gemma2 ||
+                                                       c.m.family == Family::Gemma3));
 
-    if (c.m.normsPerLayer > 0)
+    if (!preNorms)
+        addUnnormedInput(c, d, inv, attnInputSaved, attnReaders);
+    else if (c.m.normsPerLayer > 0)
         addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved),
-                (attnInputSaved ? normReaders(c, true) : 0.0) +
-                    (sharedNorm && mlpInputSaved ? normReaders(c, false) : 0.0));
+                (attnInputSaved ? attnReaders : 0.0) +
+                    (sharedNorm && mlpInputSaved ? mlpReaders : 0.0));
     addAttention(c, d, inv);
+    if (postNorms)
+        addPostNorm(c, d, inv);
     if (dropoutMasks)
         inv.push_back(
             {"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
-    if (c.m.normsPerLayer > 1)
-        addNorm(c, d, inv, mlpInputSaved, normReaders(c, false), c.m.parallelBlock);
-    addMlp(c, d, inv);
+    if (!preNorms)
+        addUnnormedInput(c, d, inv, mlpInputSaved, mlpReaders);
+    else if (c.m.normsPerLayer > 1)
+        addNorm(c, d, inv, mlpInputSaved, mlpReaders, c.m.parallelBlock);
+    addMlp(c, d, inv, kind);
+    if (postNorms)
+        addPostNorm(c, d, inv);
     if (dropoutMasks)
         inv.push_back({"MLP residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
     return inv;
@@ -327,6 +380,12 @@ void addActivations(const StageContext &c, ItemSink &out)
     d.ffn = double(c.m.isMoe() && c.m.moe.expertFfnHiddenSize > 0 ? c.m.moe.expertFfnHiddenSize
                                                                   : c.m.ffnHiddenSize) /
             tp;
+    d.denseFfn = double(c.m.ffnHiddenSize) / tp;
+    d.sharedFfn = double(std::max<int64_t>(1, c.m.moe.sharedExperts) *
+                         (c.m.moe.sharedExpertFfnHiddenSize > 0 ? c.m.moe.sharedExpertFfnHiddenSize
+                          : c.m.moe.expertFfnHiddenSize > 0  ? c.m.moe.expertFfnHiddenSize
+                                                             : c.m.ffnHiddenSize)) /
+                  tp;
     d.c = c.act;
     const bool upcastNorm = c.m.norm == NormType::RmsNorm && c.eagerModelCode();
     d.normIn = (upcastNorm || c.amp || c.fp32) ? 4.0 : c.act;
@@ -337,19 +396,26 @@ void addActivations(const StageContext &c, ItemSink &out)
     constexpr unsigned backwardPhases =
         phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
 
-    const Inventory inv = layerInventory(c, d);
-    double layerTotal = 0, scoreTotal = 0, sacTotal = 0;
-    for (const auto &e : inv) {
-        layerTotal += e.bytes;
-        scoreTotal += e.score ? e.bytes : 0;
-        sacTotal += e.keptBySac ? e.bytes : 0;
+    // One inventory per layer kind on this stage (a MoE model's dense layers differ in their MLP).
+    const auto groups = c.layerGroups();
+    Inventory inventories[2];
+    double layerTotals[2] = {0, 0};
+    for (int g = 0; g < 2; ++g) {
+        if (!(groups[g].count > 0))
+            continue;
+        inventories[g] = layerInventory(c, d, groups[g].kind);
+        for (const auto &e : inventories[g])
+            layerTotals[g] += e.bytes;
     }
+    const double layerTotal = std::max(layerTotals[0], layerTotals[1]);
 
     // How many layers keep everything, and how many keep only their input (full recompute).
+    // Recomputation of N layers takes each kind in proportion.
     const double L = double(c.stageLayers);
     double recomputed = 0;
     if (c.t.recompute == Recompute::Full)
         recomputed = c.t.recomputeLayers >= 0 ? std::min(L, double(c.t.recomputeLayers)) : L;
+    const double keptShare = L > 0 ? (L - recomputed) / L : 0.0;
     const double kept = (L - recomputed) * c.inFlight;
     const bool selective = c.t.recompute == Recompute::Selective;
     const bool sac = selective && c.s.framework == Framework::Torchtitan;
@@ -363,23 +429,29 @@ void addActivations(const StageContext &c, ItemSink &out)
                 "torchtitan selective op AC", sacBytes, kept, savedPhases);
     }
 
-    double keptPerLayer = 0;
-    if (kept > 0) {
-        for (const auto &e : inv) {
+    static constexpr std::string_view inventorySource[2] = {
+        "per-layer saved-tensor inventory", "per-layer saved-tensor inventory (dense-MLP layers)"};
+    double keptPerLayer[2] = {0, 0};
+    for (int g = 0; g < 2 && kept > 0; ++g) {
+        const double count = groups[g].count * keptShare * c.inFlight;
+        if (!(count > 0))
+            continue;
+        for (const auto &e : inventories[g]) {
             if (selective && !sac && e.score)
                 continue; // Megatron selective recompute drops the attention core
             if (sac && !e.keptBySac)
                 continue; // recomputed from the kept matmul and attention outputs
-            keptPerLayer += e.bytes;
-            out.add(A, e.name, e.formula, "per-layer saved-tensor inventory", e.bytes, kept,
-                    savedPhases);
+            keptPerLayer[g] += e.bytes;
+            out.add(A, e.name, e.formula, inventorySource[g], e.bytes, count, savedPhases);
         }
     }
-    if (recomputed == 0 && kept > 0)
+    if (recomputed == 0 && kept > 0) {
         // At the end of backward the first layer still holds what it saved, until its own
-        // backward has consumed it.
+        // backward has consumed it (DeepSeek's first layers are dense).
+        const int first = c.stage == 0 && groups[1].count > 0 ? 1 : (groups[0].count > 0 ? 0 : 1);
         out.add(A, "first layer's saved tensors (consumed last)", "one layer's inventory",
-                "autograd", keptPerLayer, 1, phaseBit(Phase::BackwardEnd));
+                "autograd", keptPerLayer[first], 1, phaseBit(Phase::BackwardEnd));
+    }
     if (recomputed > 0) {
         // torch.utils.checkpoint / Megatron recompute keep each layer's input (Korthikanti
         // §4.2: 2sbh per layer) and rebuild one layer's activations inside its backward.

@@ -15,7 +15,17 @@ VRAMPLAN_ENUM_TABLE(Family, {Family::Gpt2, "gpt2"}, {Family::Bert, "bert"},
                     {Family::Llama, "llama"}, {Family::Mistral, "mistral"},
                     {Family::Mixtral, "mixtral"}, {Family::Qwen2, "qwen2"}, {Family::Phi3, "phi3"},
                     {Family::Gemma, "gemma"}, {Family::Phi, "phi"}, {Family::GptNeox, "gpt_neox"},
-                    {Family::Falcon, "falcon"})
+                    {Family::Falcon, "falcon"}, {Family::Qwen3, "qwen3"},
+                    {Family::Qwen3Moe, "qwen3_moe"}, {Family::DeepseekV2, "deepseek_v2"},
+                    {Family::DeepseekV3, "deepseek_v3"}, {Family::Llama4, "llama4"},
+                    {Family::GptOss, "gpt_oss"}, {Family::Gemma2, "gemma2"},
+                    {Family::Gemma3, "gemma3"}, {Family::Olmo2, "olmo2"},
+                    {Family::Granite, "granite"}, {Family::Smollm3, "smollm3"},
+                    {Family::Glm4Moe, "glm4_moe"})
+VRAMPLAN_ENUM_TABLE(QkNorm, {QkNorm::None, "none"}, {QkNorm::Head, "head"}, {QkNorm::Full, "full"},
+                    {QkNorm::L2, "l2"})
+VRAMPLAN_ENUM_TABLE(RouterScore, {RouterScore::Softmax, "softmax"},
+                    {RouterScore::Sigmoid, "sigmoid"})
 VRAMPLAN_ENUM_TABLE(FfnType, {FfnType::Gelu, "gelu"}, {FfnType::Swiglu, "swiglu"},
                     {FfnType::Geglu, "geglu"})
 VRAMPLAN_ENUM_TABLE(NormType, {NormType::LayerNorm, "layernorm"}, {NormType::RmsNorm, "rmsnorm"})

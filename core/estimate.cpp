@@ -39,9 +39,10 @@ constexpr double slackOfAll = 0.02;
 constexpr double maxReportable = 4.0e18; // bytes; beyond this a number is clamped
 
 StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts,
-                         const WeightList &layer, const WeightList &globals)
+                         const WeightList &layer, const WeightList &dense,
+                         const WeightList &globals)
 {
-    StageContext c{s, s.model, s.training, s.parallelism, counts, layer, globals};
+    StageContext c{s, s.model, s.training, s.parallelism, counts, layer, globals, dense};
     const auto &t = s.training;
     const auto &p = s.parallelism;
     c.training = t.mode == Mode::Train;
@@ -59,6 +60,16 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
     c.dp = std::max<int64_t>(1, p.dataParallel());
     c.stage = stage;
     c.stageLayers = (s.model.layers + c.pp - 1) / c.pp;
+    // The stage's layers [from, from + stageLayers), the last stage ending at the last layer:
+    // how many of them route through experts.
+    const int64_t from = std::min(int64_t(stage) * c.stageLayers, s.model.layers - c.stageLayers);
+    if (s.model.isMoe()) {
+        c.mainLayers = double(s.model.moeLayersIn(from, from + c.stageLayers));
+        c.denseLayers = double(c.stageLayers) - c.mainLayers;
+    } else {
+        c.mainLayers = double(c.stageLayers);
+        c.denseLayers = 0;
+    }
     c.hasEmbedding = stage == 0;
     c.hasHead = stage == c.pp - 1;
     c.microBatch = double(t.microBatchSize);
@@ -90,20 +101,62 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
     return c;
 }
 
+// The inference KV cache of one micro-batch. Grouped heads are stored as they are. Sliding-
+// window (and Llama 4's chunked) layers keep at most their window (transformers'
+// DynamicSlidingWindowLayer / vLLM's sliding-window manager); the stage's share of them is the
+// model's. Multi-head latent attention: engines that cache the latent (vLLM, SGLang,
+// Megatron) keep kv_lora_rank + rope dim per token and layer (DeepSeek-V2 §2.1.2); transformers'
+// DeepseekV3Attention caches the decompressed per-head keys (nope + rope) and values.
+void addKvCache(const StageContext &c, ItemSink &out)
+{
+    const double tp = double(c.tp);
+    const double s = double(c.t.sequenceLength) / double(c.cp);
+    const double b = double(c.t.microBatchSize);
+    const unsigned fwd = phaseBit(Phase::Forward);
+    const double L = double(c.stageLayers);
+    const double slidingShare =
+        c.m.slidingWindow > 0 ? double(c.m.slidingLayers) / double(c.m.layers) : 0.0;
+    const double windowTokens = std::min(s, double(c.m.slidingWindow));
+    if (c.m.isMla()) {
+        const auto &mla = c.m.mla;
+        if (c.hfModelCode())
+            out.add(Component::Activations, "KV cache (decompressed per-head keys and values)",
+                    "b*s*a*(nope + rope + v)*c per layer (transformers DeepseekV3Attention)",
+                    "transformers DynamicCache",
+                    b * s * double(c.m.attentionHeads) / tp *
+                        double(mla.qkHeadDim() + mla.vHeadDim) * c.act,
+                    L, fwd);
+        else
+            out.add(Component::Activations, "KV cache (compressed latent and rope key)",
+                    "b*s*(kv_lora_rank + rope)*c per layer", "DeepSeek-V2 §2.1.2",
+                    b * s * double(mla.kvLoraRank + mla.qkRopeHeadDim) * c.act, L, fwd);
+        return;
+    }
+    // K and V per layer, grouped heads kept as they are (the cache stores kv heads).
+    const double kvWidth = std::max(double(c.m.kvHeads * c.m.headDim) / tp, double(c.m.headDim));
+    const double perToken = 2 * b * kvWidth * c.act;
+    out.add(Component::Activations, "KV cache", "2 * b * s * kv * d * c per layer",
+            "Pope et al. 2022 §2", perToken * s, L * (1 - slidingShare), fwd);
+    out.add(Component::Activations, "KV cache of sliding-window layers",
+            "2 * b * min(s, window) * kv * d * c per layer", "transformers sliding-window cache",
+            perToken * windowTokens, L * slidingShare, fwd);
+}
+
 void addInference(const StageContext &c, ItemSink &out)
 {
     const double tp = double(c.tp);
     double weights = 0;
-    for (const auto &t : c.layer) {
-        double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
-        if (t.place == WeightPlace::Expert)
-            n /= double(c.ep);
-        const int64_t bits = c.t.finetune.baseWeightBits;
-        const double bytes = !c.full && t.quantizable && bits < 16
-                                 ? (bits == 4 ? 0.5 + 1.0 / 64 : 1.0)
-                                 : (c.fp32 ? 4.0 : 2.0);
-        weights += n * double(c.stageLayers) * bytes;
-    }
+    for (const auto &group : c.layerGroups())
+        for (const auto &t : group.weights) {
+            double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+            if (t.place == WeightPlace::Expert)
+                n /= double(c.ep);
+            const int64_t bits = c.t.finetune.baseWeightBits;
+            const double bytes = !c.full && t.quantizable && bits < 16
+                                     ? (bits == 4 ? 0.5 + 1.0 / 64 : 1.0)
+                                     : (c.fp32 ? 4.0 : 2.0);
+            weights += n * group.count * bytes;
+        }
     for (const auto &t : c.globals) {
         const bool onStage = t.place == WeightPlace::Embedding ? c.hasEmbedding : c.hasHead;
         if (onStage)
@@ -112,11 +165,7 @@ void addInference(const StageContext &c, ItemSink &out)
     const unsigned fwd = phaseBit(Phase::Forward);
     out.add(Component::Parameters, "weights", "elements * bytes per weight", "SPEC §2", weights, 1,
             fwd);
-    // K and V per layer, grouped heads kept as they are (the cache stores kv heads).
-    const double kvWidth = double(c.m.kvHeads * c.m.headDim) / tp;
-    out.add(Component::Activations, "KV cache", "2 * b * s * kv * d * c per layer",
-            "Pope et al. 2022 §2", 2 * c.tokens * std::max(kvWidth, double(c.m.headDim)) * c.act,
-            double(c.stageLayers), fwd);
+    addKvCache(c, out);
     const double ffn = double(c.m.isMoe() ? c.m.moe.expertFfnHiddenSize : c.m.ffnHiddenSize) / tp;
     double working = c.tokens * (4 * double(c.m.hiddenSize) + 3 * ffn) * c.act;
     if (c.t.attention == Attention::Eager)
@@ -281,11 +330,11 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
 }
 
 void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCounts &counts,
-                   const WeightList &layer, const WeightList &globals)
+                   const WeightList &layer, const WeightList &dense, const WeightList &globals)
 {
     e.parameters = counts;
     e.pipelineStage = stage;
-    const StageContext c = makeContext(s, stage, counts, layer, globals);
+    const StageContext c = makeContext(s, stage, counts, layer, dense, globals);
     ItemSink sink(e);
     if (c.training) {
         addModelStates(c, sink);
@@ -313,7 +362,7 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
                  double(s.model.moe.expertsPerToken)};
     e.trainableParameters =
         c.full ? counts.total
-               : loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers;
+               : loraParameters(s.model, s.training.finetune);
     finish(e, s, c.training ? freedLogitsBlockBytes(c) : 0.0);
 }
 
@@ -414,15 +463,18 @@ Estimate estimate(const Scenario &s)
 {
     const WeightList layer = layerWeights(s.model);
     const WeightList globals = globalWeights(s.model);
-    const ParameterCounts counts = countParameters(s.model, layer, globals);
+    // A dense model's one layer kind serves as both lists; only MoE models build a second.
+    const WeightList dense = s.model.isMoe() ? layerWeights(s.model, LayerKind::Dense) : layer;
+    const ParameterCounts counts = countParameters(s.model, layer, dense, globals);
     Estimate best;
-    estimateStage(best, s, 0, counts, layer, globals);
+    estimateStage(best, s, 0, counts, layer, dense, globals);
     best.firstStage = best.lastStage = best.peak;
     if (s.parallelism.pipelineParallel > 1) {
         // The first stage holds the most micro-batches in flight, the last the output layer
         // and the loss; report whichever peaks higher.
         Estimate last;
-        estimateStage(last, s, int(s.parallelism.pipelineParallel - 1), counts, layer, globals);
+        estimateStage(last, s, int(s.parallelism.pipelineParallel - 1), counts, layer, dense,
+                      globals);
         last.firstStage = best.peak;
         last.lastStage = last.peak;
         best.lastStage = last.peak;

@@ -6,6 +6,7 @@
 #include "model_weights.h"
 
 #include <algorithm>
+#include <array>
 
 namespace vramplan {
 
@@ -16,8 +17,9 @@ struct StageContext
     const TrainingConfig &t;
     const ParallelConfig &p;
     ParameterCounts counts;
-    const WeightList &layer;   // one layer's tensors
-    const WeightList &globals; // embeddings, final norm, heads
+    const WeightList &layer;      // one layer's tensors (of the model's main kind)
+    const WeightList &globals;    // embeddings, final norm, heads
+    const WeightList &denseLayer; // a dense layer of a MoE model (same as `layer` otherwise)
 
     bool training = true;
     bool full = true;  // full fine-tune (every weight trainable)
@@ -30,6 +32,9 @@ struct StageContext
     int64_t dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
     int stage = 0;            // 0 .. pp-1
     int64_t stageLayers = 1;  // layers on this stage
+    // Of those, how many are of the main kind (`layer`) and how many dense layers of a MoE
+    // model (`denseLayer`): DeepSeek's first layers sit on the first stage.
+    double mainLayers = 1, denseLayers = 0;
     bool hasEmbedding = true; // first stage
     bool hasHead = true;      // last stage
     double inFlight = 1;      // micro-batches whose activations this stage holds at once
@@ -52,6 +57,20 @@ struct StageContext
     // (Megatron's data-parallel-with-CP group; torchtitan's dp_shard_cp mesh).
     double shardGroup() const { return double(std::max<int64_t>(1, dp * cp)); }
     bool zero3() const { return p.zeroStage >= 3; }
+
+    // The stage's layers as (tensors, how many, kind), main kind first.
+    struct LayerGroup
+    {
+        const WeightList &weights;
+        double count;
+        LayerKind kind;
+    };
+    std::array<LayerGroup, 2> layerGroups() const
+    {
+        const LayerKind mainKind = m.isMoe() ? LayerKind::Moe : LayerKind::Dense;
+        return {LayerGroup{layer, mainLayers, mainKind},
+                LayerGroup{denseLayer, denseLayers, LayerKind::Dense}};
+    }
 };
 
 // Bytes per token per vocabulary entry of 16-bit logits freed before the loss gradient is

@@ -1,6 +1,6 @@
 #include "hf_config.h"
 
-#include "json_reader.h"
+#include "hf_reader.h"
 
 #include <array>
 #include <string_view>
@@ -10,9 +10,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 13> supportedTypes = {
-    "gpt2",  "bert",   "llama", "mistral",  "mixtral", "qwen2",          "phi3",
-    "gemma", "gemma2", "phi",   "gpt_neox", "falcon",  "RefinedWebModel"};
+constexpr std::array<std::string_view, 12> supportedTypes = {
+    "gpt2", "bert", "llama",    "mistral", "mixtral",        "qwen2",
+    "phi3", "gemma", "phi", "gpt_neox", "falcon", "RefinedWebModel"};
 
 // Whether config.json's "architectures" names a class ending in `suffix` (absent or malformed
 // lists name none: the key is informative only).
@@ -27,91 +27,9 @@ bool namesArchitecture(const json &config, std::string_view suffix)
     return false;
 }
 
-// Reads keys of a config that carries many more keys than we need: unknown keys are fine here
-// (a config.json is someone else's format); wrong types are not.
-class HfReader
-{
-public:
-    HfReader(const json &config, const std::string &path) : m_config(config), m_path(path) {}
+} // namespace
 
-    bool ok() const { return m_error.empty(); }
-    const std::string &error() const { return m_error; }
-
-    // First of the given keys present; value required unless fallback >= 0.
-    int64_t integer(std::initializer_list<const char *> keys, int64_t fallback = -1,
-                    int64_t min = 1, int64_t max = int64_t(1) << 30)
-    {
-        for (const char *key : keys) {
-            const auto it = m_config.find(key);
-            if (it == m_config.end() || it->is_null())
-                continue;
-            if (!(it->is_number_integer() || it->is_number_unsigned())) {
-                fail(key, "must be a whole number, got " + JsonReader::describe(*it));
-                return fallback > 0 ? fallback : min;
-            }
-            const double v = it->get<double>();
-            if (v < double(min) || v > double(max)) {
-                fail(key, "must be >= " + std::to_string(min) + " and <= " + std::to_string(max) +
-                              ", got " + JsonReader::describe(*it));
-                return min;
-            }
-            return it->get<int64_t>();
-        }
-        if (fallback < 0)
-            fail(*keys.begin(), "is missing");
-        return fallback;
-    }
-
-    bool boolean(const char *key, bool fallback)
-    {
-        const auto it = m_config.find(key);
-        if (it == m_config.end() || it->is_null())
-            return fallback;
-        if (!it->is_boolean()) {
-            fail(key, "must be true or false, got " + JsonReader::describe(*it));
-            return fallback;
-        }
-        return it->get<bool>();
-    }
-
-    std::string string(const char *key, const std::string &fallback)
-    {
-        const auto it = m_config.find(key);
-        if (it == m_config.end() || it->is_null())
-            return fallback;
-        if (!it->is_string()) {
-            fail(key, "must be a string, got " + JsonReader::describe(*it));
-            return fallback;
-        }
-        return it->get<std::string>();
-    }
-
-    double number(const char *key, double fallback)
-    {
-        const auto it = m_config.find(key);
-        if (it == m_config.end() || it->is_null())
-            return fallback;
-        if (!it->is_number()) {
-            fail(key, "must be a number, got " + JsonReader::describe(*it));
-            return fallback;
-        }
-        return it->get<double>();
-    }
-
-    void fail(const std::string &key, const std::string &problem)
-    {
-        if (m_error.empty())
-            m_error = m_path + "." + key + ": " + problem;
-    }
-
-private:
-    const json &m_config;
-    const std::string &m_path;
-    std::string m_error;
-};
-
-// hidden_act / activation_function as written by the model code.
-std::string activationOf(const std::string &act)
+std::string hfActivation(const std::string &act)
 {
     if (act == "gelu_new" || act == "gelu_fast")
         return "gelu_tanh_python"; // NewGELUActivation: four saved tensors
@@ -122,13 +40,14 @@ std::string activationOf(const std::string &act)
     return "gelu"; // gelu, gelu_pytorch_tanh, gelu_python: one saved input
 }
 
-} // namespace
 
 std::string supportedHfModelTypes()
 {
     std::string out;
     for (auto t : supportedTypes)
         out += (out.empty() ? "" : ", ") + std::string(t);
+    for (const char *t : newerHfModelTypes)
+        out += ", " + std::string(t);
     return out;
 }
 
@@ -156,7 +75,7 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              {"vocab_size", r.integer({"vocab_size"})},
              {"max_positions", r.integer({"n_positions", "max_position_embeddings"}, 1024)},
              {"tied_embeddings", r.boolean("tie_word_embeddings", true)},
-             {"hidden_act", activationOf(r.string("activation_function", "gelu_new"))}};
+             {"hidden_act", hfActivation(r.string("activation_function", "gelu_new"))}};
     } else if (type == "bert") {
         m = {{"family", "bert"},
              {"layers", r.integer({"num_hidden_layers"})},
@@ -168,10 +87,12 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              {"token_types", r.integer({"type_vocab_size"}, 2, 0)},
              // BertForMaskedLM builds its encoder without the pooler (add_pooling_layer=False).
              {"pooler", !namesArchitecture(config, "ForMaskedLM")},
-             {"hidden_act", activationOf(r.string("hidden_act", "gelu"))}};
+             {"hidden_act", hfActivation(r.string("hidden_act", "gelu"))}};
+    } else if (newerModelFields(config, type, r, m, path)) {
+        // Qwen3, DeepSeek, Llama 4, gpt-oss, Gemma 2/3, OLMo 2, ... (hf_config_newer.cpp)
     } else if (type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2" ||
-               type == "phi3" || type == "gemma" || type == "gemma2") {
-        const std::string family = type == "gemma2" ? "gemma" : type;
+               type == "phi3" || type == "gemma") {
+        const std::string family = type;
         const int64_t heads = r.integer({"num_attention_heads"});
         m = {{"family", family},
              {"layers", r.integer({"num_hidden_layers"})},
@@ -211,7 +132,7 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              {"vocab_size", r.integer({"vocab_size"})},
              {"max_positions", r.integer({"max_position_embeddings"}, 2048)},
              {"tied_embeddings", r.boolean("tie_word_embeddings", false)},
-             {"hidden_act", activationOf(r.string("hidden_act", "gelu_new"))}};
+             {"hidden_act", hfActivation(r.string("hidden_act", "gelu_new"))}};
     } else if (type == "gpt_neox") {
         const int64_t h = r.integer({"hidden_size"});
         m = {{"family", "gpt_neox"},
@@ -224,7 +145,7 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              {"tied_embeddings", r.boolean("tie_word_embeddings", false)},
              {"parallel_block", r.boolean("use_parallel_residual", true)},
              {"bias", r.boolean("attention_bias", true)},
-             {"hidden_act", activationOf(r.string("hidden_act", "gelu"))}};
+             {"hidden_act", hfActivation(r.string("hidden_act", "gelu"))}};
     } else if (type == "falcon" || type == "RefinedWebModel") {
         const int64_t h = r.integer({"hidden_size"});
         const int64_t heads = r.integer({"num_attention_heads", "n_head"});
@@ -253,8 +174,8 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
     }
     if (!r.ok())
         return Parsed<json>::fail(r.error());
-    if (type != "gemma" && type != "gemma2" && !m.contains("hidden_act")) {
-        const std::string act = activationOf(r.string("hidden_act", "silu"));
+    if (type != "gemma" && !m.contains("hidden_act")) {
+        const std::string act = hfActivation(r.string("hidden_act", "silu"));
         m["hidden_act"] = act;
     }
     return Parsed<json>::ok(std::move(m));

@@ -20,4 +20,11 @@ Parsed<nlohmann::json> modelFieldsFromHfConfig(const nlohmann::json &config,
 // The model_type values understood, for messages: "gpt2, bert, llama, ...".
 std::string supportedHfModelTypes();
 
+// The block size of a checkpoint stored in block-scaled fp8 (quantization_config
+// {"quant_method": "fp8", "weight_block_size": [128, 128]}), or 0.
+int64_t hfFp8BlockSize(const nlohmann::json &config);
+
+// What of a multimodal config vramplan leaves out ("vision tower and projector ..."), or "".
+std::string hfLeftOut(const nlohmann::json &config);
+
 } // namespace vramplan

@@ -45,28 +45,58 @@ struct ParameterCounts
 {
     int64_t total = 0;
     int64_t embedding = 0; // token, position and token-type embeddings (and their norm)
-    int64_t perLayer = 0;
-    int64_t layers = 0; // perLayer * number of layers
+    int64_t perLayer = 0;      // one layer of the model's main kind (a MoE layer in a MoE model)
+    int64_t perDenseLayer = 0; // one dense-MLP layer of a MoE model (DeepSeek's first layers)
+    int64_t moeLayers = 0;     // layers that route through experts
+    int64_t denseLayers = 0;   // the others
+    int64_t layers = 0;        // all layers together
     int64_t finalNorm = 0;
     int64_t outputHead = 0;     // untied LM head (and its bias), pooler, classifier
     int64_t activePerToken = 0; // MoE: parameters one token passes through
 };
 
+// Tensors a published checkpoint stores that the transformers model does not build as
+// parameters: reported beside the total, never in it.
+struct CheckpointExtras
+{
+    int64_t mtp = 0;     // DeepSeek-V3 multi-token prediction layers (with their embedding/head)
+    int64_t buffers = 0; // e_score_correction_bias (a registered buffer in transformers)
+    int64_t fp8Scales = 0; // weight_scale_inv: one fp32 scale per block of an fp8 linear
+    int64_t total() const { return mtp + buffers + fp8Scales; }
+};
+
 using WeightList = StaticVector<WeightTensor, 40>;
 
-// The tensors of one transformer layer (all layers share the shapes).
+// Which MLP a layer has: a dense one, or routed experts (with any shared experts).
+enum class LayerKind
+{
+    Dense,
+    Moe
+};
+
+// The tensors of one transformer layer of the given kind.
+WeightList layerWeights(const ModelConfig &model, LayerKind kind);
+// The tensors of one layer of the model's main kind (the MoE layer of a MoE model).
 WeightList layerWeights(const ModelConfig &model);
 // Embeddings, final norm and heads.
 WeightList globalWeights(const ModelConfig &model);
 
 ParameterCounts countParameters(const ModelConfig &model);
-// The same from lists already built (the estimator builds them once per estimate).
+// The same from lists already built (the estimator builds them once per estimate); `dense` is
+// the dense layer of a MoE model, or the same list as `layer`.
 ParameterCounts countParameters(const ModelConfig &model, const WeightList &layer,
-                                const WeightList &globals);
+                                const WeightList &dense, const WeightList &globals);
 
-// LoRA adapter parameters per layer: rank * (in + out) for each targeted linear layer
-// (Hu et al. 2021, §4; PEFT's LoraLayer creates lora_A: in->r and lora_B: r->out).
-int64_t loraParametersPerLayer(const ModelConfig &model, const FinetuneConfig &finetune);
+// What the checkpoint holds beyond the parameters; fp8BlockSize > 0 for a checkpoint stored
+// in block-scaled fp8 (quantization_config.weight_block_size, DeepSeek-V3: 128 x 128).
+CheckpointExtras checkpointExtras(const ModelConfig &model, int64_t fp8BlockSize = 0);
+
+// LoRA adapter parameters of one layer of the kind: rank * (in + out) for each targeted linear
+// layer (Hu et al. 2021, §4; PEFT's LoraLayer creates lora_A: in->r and lora_B: r->out).
+int64_t loraParametersPerLayer(const ModelConfig &model, const FinetuneConfig &finetune,
+                               LayerKind kind);
+// Adapter parameters of the whole model (every layer of each kind).
+int64_t loraParameters(const ModelConfig &model, const FinetuneConfig &finetune);
 // Whether a linear layer named like PEFT's target module is adapted ("all-linear" takes all).
 // Targets may use the canonical names (q_proj, ..., down_proj) or a family's own module names
 // (query, c_attn, fc1, dense_h_to_4h, w1, ...).

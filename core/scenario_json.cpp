@@ -72,6 +72,35 @@ Parsed<json> mergedModelFields(const json &model)
     return Parsed<json>::ok(std::move(merged));
 }
 
+// The Hugging Face model types of 2024-2026, whose defaults for the newer fields differ from
+// the struct's (applyFamilyDefaults).
+bool newerFamily(Family f)
+{
+    return f >= Family::Qwen3;
+}
+
+// Fields that contradict one another, as "model.FIELD: problem", or "".
+std::string modelConsistency(const ModelConfig &m)
+{
+    if (m.slidingLayers > m.layers)
+        return "model.sliding_layers: " + std::to_string(m.slidingLayers) + " exceeds the " +
+               std::to_string(m.layers) + " layers";
+    if (m.slidingLayers > 0 && m.slidingWindow == 0)
+        return "model.sliding_window: is 0, but sliding_layers names " +
+               std::to_string(m.slidingLayers) + " sliding-window layers";
+    if (m.isMoe() && m.moe.denseLayers >= m.layers)
+        return "model.moe.dense_layers: " + std::to_string(m.moe.denseLayers) +
+               " dense layers leave none of the " + std::to_string(m.layers) +
+               " layers to the experts";
+    if (m.isMoe() && m.moeLayersIn(0, m.layers) == 0)
+        return "model.moe.layer_step: " + std::to_string(m.moe.layerStep) +
+               " leaves none of the " + std::to_string(m.layers) + " layers to the experts";
+    if (m.isMla() && m.kvHeads != m.attentionHeads)
+        return "model.kv_heads: multi-head latent attention has one key and value per head (" +
+               std::to_string(m.attentionHeads) + "), got " + std::to_string(m.kvHeads);
+    return {};
+}
+
 bool readModel(const json &document, ModelConfig &m, std::string &error)
 {
     const json empty = json::object();
@@ -120,12 +149,41 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
     r.boolean("pooler", m.pooler);
     r.enumeration("head", m.head);
     r.integer("classifier_labels", m.classifierLabels, 1, 1 << 20);
+    r.boolean("o_bias", m.oBias);
+    r.enumeration("qk_norm", m.qkNorm);
+    r.integer("sliding_window", m.slidingWindow, 0, maxSequence);
+    r.integer("sliding_layers", m.slidingLayers, 0, maxLayers);
+    r.number("attention_softcap", m.attentionSoftcap, 0.0, 1.0e6);
+    r.number("final_softcap", m.finalSoftcap, 0.0, 1.0e6);
+    r.boolean("attention_sinks", m.attentionSinks);
+    r.integer("mtp_layers", m.mtpLayers, 0, 64);
+    if (const json *mla = r.object("mla")) {
+        JsonReader ar(*mla, "model.mla", error);
+        ar.integer("q_lora_rank", m.mla.qLoraRank, 0, maxHidden);
+        ar.integer("kv_lora_rank", m.mla.kvLoraRank, 0, maxHidden);
+        ar.integer("qk_rope_head_dim", m.mla.qkRopeHeadDim, 0, maxHidden);
+        ar.integer("qk_nope_head_dim", m.mla.qkNopeHeadDim, 0, maxHidden);
+        ar.integer("v_head_dim", m.mla.vHeadDim, 1, maxHidden);
+        ar.finish();
+        if (error.empty() && m.mla.kvLoraRank > 0 && m.mla.qkHeadDim() < 1)
+            return r.fail("model.mla.qk_nope_head_dim",
+                          "and qk_rope_head_dim must not both be 0 (a query needs a head)");
+    }
     if (const json *moe = r.object("moe")) {
         JsonReader mr(*moe, "model.moe", error);
         mr.integer("experts", m.moe.experts, 0, maxExperts);
         mr.integer("experts_per_token", m.moe.expertsPerToken, 0, maxExperts);
         mr.integer("expert_ffn_hidden_size", m.moe.expertFfnHiddenSize, 0, maxFfn);
         mr.integer("shared_experts", m.moe.sharedExperts, 0, maxExperts);
+        mr.integer("shared_expert_ffn_hidden_size", m.moe.sharedExpertFfnHiddenSize, 0, maxFfn);
+        mr.integer("dense_layers", m.moe.denseLayers, 0, maxLayers);
+        mr.integer("layer_step", m.moe.layerStep, 1, maxLayers);
+        mr.boolean("router_bias", m.moe.routerBias);
+        mr.boolean("expert_bias", m.moe.expertBias);
+        mr.boolean("score_correction_bias", m.moe.scoreCorrectionBias);
+        mr.boolean("normalize_top_k", m.moe.normalizeTopK);
+        mr.enumeration("router", m.moe.router);
+        mr.number("imbalance", m.moe.imbalance, 1.0, 64.0);
         mr.finish();
         if (error.empty() && m.moe.experts > 0) {
             if (m.moe.expertsPerToken == 0)
@@ -151,6 +209,10 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
         return r.fail("model.kv_heads", std::to_string(m.kvHeads) +
                                             " does not divide attention_heads " +
                                             std::to_string(m.attentionHeads));
+    if (const std::string problem = modelConsistency(m); !problem.empty()) {
+        error = problem;
+        return false;
+    }
     return true;
 }
 
@@ -320,6 +382,8 @@ std::string checkScenario(const Scenario &s)
     if (m.isMoe() && m.moe.expertsPerToken > m.moe.experts)
         return "model.moe.experts_per_token: must not exceed experts (" +
                std::to_string(m.moe.experts) + ")";
+    if (std::string problem = modelConsistency(m); !problem.empty())
+        return problem;
     checkLayout(s, error);
     return error;
 }
@@ -327,32 +391,48 @@ std::string checkScenario(const Scenario &s)
 void applyFamilyDefaults(json &m)
 {
     const auto family = fromString<Family>(m.value("family", "llama")).value_or(Family::Llama);
-    const bool gelu = family == Family::Gpt2 || family == Family::Bert || family == Family::Phi ||
-                      family == Family::GptNeox || family == Family::Falcon;
-    defaultIfMissing(m, "ffn_type", gelu ? "gelu" : (family == Family::Gemma ? "geglu" : "swiglu"));
+    const auto is = [family](std::initializer_list<Family> set) {
+        return std::find(set.begin(), set.end(), family) != set.end();
+    };
+    const bool gelu = is({Family::Gpt2, Family::Bert, Family::Phi, Family::GptNeox, Family::Falcon});
+    const bool gemmaLike = is({Family::Gemma, Family::Gemma2, Family::Gemma3});
+    defaultIfMissing(m, "ffn_type", gelu ? "gelu" : (gemmaLike ? "geglu" : "swiglu"));
     defaultIfMissing(m, "hidden_act",
-                     family == Family::Gpt2 || family == Family::Phi
+                     is({Family::Gpt2, Family::Phi})
                          ? "gelu_tanh_python"
-                         : (gelu || family == Family::Gemma ? "gelu" : "silu"));
+                         : (gelu || gemmaLike ? "gelu" : "silu"));
     defaultIfMissing(m, "norm", gelu ? "layernorm" : "rmsnorm");
-    defaultIfMissing(m, "bias",
-                     family == Family::Gpt2 || family == Family::Bert || family == Family::Phi ||
-                         family == Family::GptNeox);
-    defaultIfMissing(m, "qkv_bias", family == Family::Qwen2);
+    defaultIfMissing(m, "bias", is({Family::Gpt2, Family::Bert, Family::Phi, Family::GptNeox}));
+    defaultIfMissing(m, "qkv_bias", is({Family::Qwen2, Family::GptOss, Family::Glm4Moe}));
+    defaultIfMissing(m, "o_bias", is({Family::GptOss}));
     defaultIfMissing(m, "lm_head_bias", family == Family::Phi);
     defaultIfMissing(m, "tied_embeddings",
-                     family == Family::Gpt2 || family == Family::Bert || family == Family::Gemma ||
-                         family == Family::Falcon);
-    defaultIfMissing(m, "positions",
-                     family == Family::Gpt2 || family == Family::Bert ? "learned" : "rope");
-    defaultIfMissing(m, "parallel_block",
-                     family == Family::Phi || family == Family::GptNeox ||
-                         family == Family::Falcon);
+                     is({Family::Gpt2, Family::Bert, Family::Gemma, Family::Gemma2, Family::Gemma3,
+                         Family::Falcon}));
+    defaultIfMissing(m, "positions", is({Family::Gpt2, Family::Bert}) ? "learned" : "rope");
+    defaultIfMissing(m, "parallel_block", is({Family::Phi, Family::GptNeox, Family::Falcon}));
     defaultIfMissing(m, "norms_per_layer",
-                     family == Family::Phi || family == Family::Falcon ? 1 : 2);
+                     is({Family::Phi, Family::Falcon}) ? 1 : (is({Family::Gemma2, Family::Gemma3}) ? 4 : 2));
     defaultIfMissing(m, "token_types", family == Family::Bert ? 2 : 0);
     defaultIfMissing(m, "pooler", family == Family::Bert);
     defaultIfMissing(m, "max_positions", family == Family::Bert ? 512 : 4096);
+    defaultIfMissing(m, "qk_norm",
+                     is({Family::Qwen3, Family::Qwen3Moe, Family::Gemma3})
+                         ? "head"
+                         : (family == Family::Olmo2 ? "full"
+                                                    : (family == Family::Llama4 ? "l2" : "none")));
+    defaultIfMissing(m, "attention_sinks", family == Family::GptOss);
+    if (m.contains("moe") && m["moe"].is_object()) {
+        // What each family's router does (modeling_<family>.py): DeepSeek-V3, GLM-4.5 and
+        // Llama 4 score experts with a sigmoid; DeepSeek-V3 and GLM-4.5 add a score-correction
+        // buffer; gpt-oss's router and experts have biases and it softmaxes the top-k.
+        json &moe = m["moe"];
+        const bool sigmoid = is({Family::DeepseekV3, Family::Glm4Moe, Family::Llama4});
+        defaultIfMissing(moe, "router", sigmoid ? "sigmoid" : "softmax");
+        defaultIfMissing(moe, "score_correction_bias", is({Family::DeepseekV3, Family::Glm4Moe}));
+        defaultIfMissing(moe, "router_bias", family == Family::GptOss);
+        defaultIfMissing(moe, "expert_bias", family == Family::GptOss);
+    }
     if (!m.contains("ffn_hidden_size") && m.contains("hidden_size") &&
         m["hidden_size"].is_number_integer()) {
         const int64_t h = m["hidden_size"].get<int64_t>();
@@ -511,11 +591,59 @@ json scenarioToJson(const Scenario &s)
                   {"classifier_labels", m.classifierLabels}};
     if (!m.preset.empty())
         model["preset"] = m.preset;
-    if (m.isMoe())
+    if (m.isMoe()) {
+        const MoeConfig d;
         model["moe"] = {{"experts", m.moe.experts},
                         {"experts_per_token", m.moe.expertsPerToken},
                         {"expert_ffn_hidden_size", m.moe.expertFfnHiddenSize},
                         {"shared_experts", m.moe.sharedExperts}};
+        // Fields of the 2024-2026 layouts are written only where they differ from the default
+        // (older families' files stay as they were), and always for the newer families, whose
+        // defaults are not the struct's.
+        json &moe = model["moe"];
+        const bool all = newerFamily(m.family);
+        if (all || m.moe.sharedExpertFfnHiddenSize != d.sharedExpertFfnHiddenSize)
+            moe["shared_expert_ffn_hidden_size"] = m.moe.sharedExpertFfnHiddenSize;
+        if (all || m.moe.denseLayers != d.denseLayers)
+            moe["dense_layers"] = m.moe.denseLayers;
+        if (all || m.moe.layerStep != d.layerStep)
+            moe["layer_step"] = m.moe.layerStep;
+        if (all || m.moe.routerBias != d.routerBias)
+            moe["router_bias"] = m.moe.routerBias;
+        if (all || m.moe.expertBias != d.expertBias)
+            moe["expert_bias"] = m.moe.expertBias;
+        if (all || m.moe.scoreCorrectionBias != d.scoreCorrectionBias)
+            moe["score_correction_bias"] = m.moe.scoreCorrectionBias;
+        if (all || m.moe.normalizeTopK != d.normalizeTopK)
+            moe["normalize_top_k"] = m.moe.normalizeTopK;
+        if (all || m.moe.router != d.router)
+            moe["router"] = toString(m.moe.router);
+        if (all || m.moe.imbalance != d.imbalance)
+            moe["imbalance"] = m.moe.imbalance;
+    }
+    if (m.isMla())
+        model["mla"] = {{"q_lora_rank", m.mla.qLoraRank},
+                        {"kv_lora_rank", m.mla.kvLoraRank},
+                        {"qk_rope_head_dim", m.mla.qkRopeHeadDim},
+                        {"qk_nope_head_dim", m.mla.qkNopeHeadDim},
+                        {"v_head_dim", m.mla.vHeadDim}};
+    const bool newer = newerFamily(m.family);
+    if (newer || m.oBias)
+        model["o_bias"] = m.oBias;
+    if (newer || m.qkNorm != QkNorm::None)
+        model["qk_norm"] = toString(m.qkNorm);
+    if (m.slidingWindow > 0) {
+        model["sliding_window"] = m.slidingWindow;
+        model["sliding_layers"] = m.slidingLayers;
+    }
+    if (m.attentionSoftcap > 0)
+        model["attention_softcap"] = m.attentionSoftcap;
+    if (m.finalSoftcap > 0)
+        model["final_softcap"] = m.finalSoftcap;
+    if (newer || m.attentionSinks)
+        model["attention_sinks"] = m.attentionSinks;
+    if (m.mtpLayers > 0)
+        model["mtp_layers"] = m.mtpLayers;
     const auto &t = s.training;
     const auto &ft = t.finetune;
     const auto &p = s.parallelism;

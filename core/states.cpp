@@ -139,7 +139,6 @@ struct LocalSizes
 void addModelStates(const StageContext &c, ItemSink &out)
 {
     const double tp = double(c.tp);
-    const double L = double(c.stageLayers);
     const double dp = c.shardGroup();
     const double dpExpert = std::max(1.0, dp / double(c.ep));
     const bool z1 = c.p.zeroStage >= 1, z2 = c.p.zeroStage >= 2, z3 = c.p.zeroStage >= 3;
@@ -162,9 +161,10 @@ void addModelStates(const StageContext &c, ItemSink &out)
                               : c.t.gradientAccumulationSteps > 1 ? trainingPhases
                                                                   : gradientPhases;
     double largestTensor = 0; // elements of the largest local weight
-    for (const auto &t : c.layer)
-        largestTensor = std::max(largestTensor,
-                                 double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
+    for (const auto &group : c.layerGroups())
+        for (const auto &t : group.weights)
+            largestTensor = std::max(
+                largestTensor, double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
     for (const auto &t : c.globals)
         largestTensor =
             std::max(largestTensor, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
@@ -180,39 +180,53 @@ void addModelStates(const StageContext &c, ItemSink &out)
     double frozenQuantBytes = 0, frozenOtherBytes = 0;
     double largestQuantised = 0; // elements of the largest 4-bit matrix (dequantised per call)
     double optimizerSharded = 0, gradsSharded = 0, masterSharded = 0, paramsTrainable = 0;
-    for (const auto &t : c.layer) {
-        double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
-        if (t.place == WeightPlace::Expert)
-            n /= double(c.ep);
-        size.oneLayer += n;
-        if (t.quantizable)
-            size.oneLayerLinear += n;
-        const double shard = shardOf(t);
-        const double paramDiv = z3 ? shard : 1.0;
-        if (c.full) {
-            paramsTrainable += n * L * wb / paramDiv;
-            trainable += n * L;
-            const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, true) * L;
-            optimizerElementsBytes += ob;
-            optimizerSharded += ob / (z1 ? shard : 1.0);
-            gradsSharded += n * L * gb / (z2 ? shard : 1.0);
-            if (master)
-                masterSharded += n * L * 4 / (z1 ? shard : 1.0);
-        } else {
-            // The frozen base: QLoRA quantises the linear layers; norms and router stay 16-bit.
-            const int64_t bits = c.t.finetune.baseWeightBits;
-            double bytes = 2;
-            if (t.quantizable && bits == 4)
-                bytes = nf4BytesPerWeight;
-            else if (t.quantizable && bits == 8)
-                bytes = 1.0 + 4.0 / 4096; // LLM.int8: int8 codes and fp32 row scales
-            else if (bits >= 16)
-                bytes = std::max(double(bits) / 8.0, wb); // AMP keeps the base in fp32
-            (t.quantizable && bits < 16 ? frozenQuantBytes : frozenOtherBytes) +=
-                n * L * bytes / paramDiv;
-            if (t.quantizable && bits == 4)
-                largestQuantised = std::max(largestQuantised, n);
+    for (const auto &group : c.layerGroups()) {
+        const double L = group.count;
+        if (!(L > 0))
+            continue;
+        double oneLayer = 0, oneLayerLinear = 0;
+        for (const auto &t : group.weights) {
+            double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+            if (t.place == WeightPlace::Expert)
+                n /= double(c.ep);
+            oneLayer += n;
+            if (t.quantizable)
+                oneLayerLinear += n;
+            const double shard = shardOf(t);
+            const double paramDiv = z3 ? shard : 1.0;
+            if (c.full) {
+                paramsTrainable += n * L * wb / paramDiv;
+                trainable += n * L;
+                const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, true) * L;
+                optimizerElementsBytes += ob;
+                optimizerSharded += ob / (z1 ? shard : 1.0);
+                gradsSharded += n * L * gb / (z2 ? shard : 1.0);
+                if (master)
+                    masterSharded += n * L * 4 / (z1 ? shard : 1.0);
+            } else {
+                // The frozen base: QLoRA quantises the linear layers; norms and router stay
+                // 16-bit.
+                const int64_t bits = c.t.finetune.baseWeightBits;
+                double bytes = 2;
+                if (t.quantizable && bits == 4)
+                    bytes = nf4BytesPerWeight;
+                else if (t.quantizable && bits == 8)
+                    bytes = 1.0 + 4.0 / 4096; // LLM.int8: int8 codes and fp32 row scales
+                else if (bits >= 16)
+                    bytes = std::max(double(bits) / 8.0, wb); // AMP keeps the base in fp32
+                (t.quantizable && bits < 16 ? frozenQuantBytes : frozenOtherBytes) +=
+                    n * L * bytes / paramDiv;
+                if (t.quantizable && bits == 4)
+                    largestQuantised = std::max(largestQuantised, n);
+            }
         }
+        // The largest layer decides what one gathered layer costs (a MoE layer in a MoE model).
+        if (oneLayer > size.oneLayer) {
+            size.oneLayer = oneLayer;
+            size.oneLayerLinear = oneLayerLinear;
+        }
+        size.all += oneLayer * L;
+        size.linear += oneLayerLinear * L;
     }
 
     // --- embeddings, final norm, heads ----------------------------------------------------
@@ -244,8 +258,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
             frozenOtherBytes += n * bytes / (z3 ? dp : 1.0);
         }
     }
-    size.all = size.oneLayer * L + size.root;
-    size.linear = size.oneLayerLinear * L;
+    size.all += size.root;
 
     // --- LoRA adapters ----------------------------------------------------------------------
     double adapterParamBytes = 0, adapterGradBytes = 0, adapterStateBytes = 0;
@@ -256,8 +269,11 @@ void addModelStates(const StageContext &c, ItemSink &out)
             fw == Framework::Transformers || fw == Framework::Deepspeed || fw == Framework::Pytorch;
         const double ab = peft ? 4.0 : wb;
         const double asb = peft ? 4.0 : sb;
-        const double perLayer = double(loraParametersPerLayer(c.m, c.t.finetune)) / tp;
-        const double n = perLayer * L;
+        double n = 0;
+        for (const auto &group : c.layerGroups())
+            if (group.count > 0)
+                n += double(loraParametersPerLayer(c.m, c.t.finetune, group.kind)) / tp *
+                     group.count;
         trainable = n;
         adapterParamBytes = n * ab / (z3 ? dp : 1.0);
         adapterGradBytes = n * ab / (z2 ? dp : 1.0);
@@ -427,9 +443,10 @@ void addModelStates(const StageContext &c, ItemSink &out)
         double largest = 0;
         for (const auto &t : c.globals)
             largest = std::max(largest, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
-        for (const auto &t : c.layer)
-            largest =
-                std::max(largest, double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
+        for (const auto &group : c.layerGroups())
+            for (const auto &t : group.weights)
+                largest = std::max(largest,
+                                   double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
         out.add(T, "Adafactor step buffers", "3 * largest tensor * 4",
                 "transformers/optimization.py Adafactor.step", 3 * largest * 4, 1,
                 phaseBit(Phase::OptimizerStep));

@@ -138,7 +138,7 @@ void TestParameterCounts::loraAdapters()
         "{\"format\":\"vramplan-scenario\",\"model\":{\"preset\":\"" + preset.toStdString() +
         "\"},\"training\":{\"finetune\":{\"method\":\"lora\",\"lora_rank\":" +
         std::to_string(rank) + ",\"lora_targets\":[" + targets.toStdString() + "]}}}");
-    QCOMPARE(qint64(loraParametersPerLayer(s.model, s.training.finetune) * s.model.layers),
+    QCOMPARE(qint64(loraParameters(s.model, s.training.finetune)),
              expected);
 }
 
