@@ -172,6 +172,12 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
                                   "' is not supported (supported: " + supportedHfModelTypes() +
                                   ")");
     }
+    if (r.ok() && m.contains("kv_heads") && m.contains("attention_heads") &&
+        m["kv_heads"].get<int64_t>() > 0 &&
+        m["attention_heads"].get<int64_t>() % m["kv_heads"].get<int64_t>() != 0)
+        r.fail("num_key_value_heads", std::to_string(m["kv_heads"].get<int64_t>()) +
+                                          " does not divide num_attention_heads " +
+                                          std::to_string(m["attention_heads"].get<int64_t>()));
     if (!r.ok())
         return Parsed<json>::fail(r.error());
     if (type != "gemma" && !m.contains("hidden_act")) {
