@@ -46,6 +46,9 @@ void addPostNorm(const StageContext &c, const Dims &d, Inventory &inv);
 // Bytes of the normalised input a norm's weight multiply keeps (4 where the model multiplies
 // in fp32: Gemma, OLMo 2; else the compute dtype, fp32 under autocast).
 double normalisedBytes(const StageContext &c, const Dims &d);
+// Tokens this GPU's experts receive, over the balanced share b*s*k: the imbalance factor under
+// expert parallelism, capped by the capacity factor and by what the group can send.
+double routedTokenFactor(const StageContext &c);
 // The router, the top-k selection and the per-expert dispatch of a MoE layer.
 void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv);
 // Experts kept in 3-D parameters with their own kernel (gpt-oss); false where the experts are
@@ -54,6 +57,8 @@ bool addFusedExperts(const StageContext &c, const Dims &d, Inventory &inv);
 
 // Whether torch's SDPA runs its math path, keeping the b*a*s^2 probabilities (activations.cpp).
 bool sdpaMathPath(const StageContext &c);
+// Whether transformers hands SDPA grouped K/V heads (enable_gqa) (activations.cpp).
+bool sdpaWithGroupedHeads(const StageContext &c);
 
 // The final norm's input, the logits and the loss of the last stage, and the evaluation phases
 // of frameworks that have them (logits_loss.cpp).

@@ -285,7 +285,7 @@ void addMlp(const StageContext &c, const Dims &d, Inventory &inv, LayerKind kind
     // Experts stored as 3-D parameters (gpt-oss, Llama 4) run their own kernels (below); the
     // others are nn.Linear MLPs that see only their dispatched tokens.
     if (!addFusedExperts(c, d, inv))
-        addMlpBody(c, d, inv, k, d.ffn);
+        addMlpBody(c, d, inv, k * routedTokenFactor(c), d.ffn);
     if (c.m.moe.sharedExperts > 0)
         addMlpBody(c, d, inv, 1.0, d.sharedFfn);
 }
@@ -353,8 +353,20 @@ Inventory layerInventory(const StageContext &c, const Dims &d, LayerKind kind)
 // aten/src/ATen/native/transformers/sdp_utils_cpp.h check_batch_size_and_num_heads).
 bool sdpaMathPath(const StageContext &c)
 {
-    return c.s.framework == Framework::Litgpt && c.t.attention == Attention::Sdpa &&
-           c.m.kvHeads == 1 && c.m.attentionHeads > 1;
+    return (c.s.framework == Framework::Litgpt && c.t.attention == Attention::Sdpa &&
+            c.m.kvHeads == 1 && c.m.attentionHeads > 1) ||
+           (sdpaWithGroupedHeads(c) && c.fp32);
+}
+
+// transformers >= 4.48 passes grouped K/V to SDPA with enable_gqa=True (torch >= 2.5, no
+// padding mask) instead of repeating them (integrations/sdpa_attention.py use_gqa_in_sdpa):
+// the flash kernel keeps K and V at their own width; in fp32, which flash does not take and
+// the memory-efficient kernel does not take with enable_gqa, SDPA runs its math path and
+// repeats them inside (CPU-measured, tests/data/measured: qwen3 sdpa fp32). The 2024-2026
+// families exist only in those versions.
+bool sdpaWithGroupedHeads(const StageContext &c)
+{
+    return c.hfModelCode() && c.m.family >= Family::Qwen3 && c.t.attention == Attention::Sdpa;
 }
 
 void addActivations(const StageContext &c, ItemSink &out)
@@ -375,7 +387,8 @@ void addActivations(const StageContext &c, ItemSink &out)
     const bool repeatKv =
         c.eagerModelCode() &&
         !(c.t.attention == Attention::Flash &&
-          (c.s.framework == Framework::Transformers || c.s.framework == Framework::Deepspeed));
+          (c.s.framework == Framework::Transformers || c.s.framework == Framework::Deepspeed)) &&
+        !(sdpaWithGroupedHeads(c) && !sdpaMathPath(c));
     d.kvSavedWidth = repeatKv ? d.qWidth : std::max(d.kvWidth, double(c.m.headDim));
     d.ffn = double(c.m.isMoe() && c.m.moe.expertFfnHiddenSize > 0 ? c.m.moe.expertFfnHiddenSize
                                                                   : c.m.ffnHiddenSize) /
@@ -432,17 +445,36 @@ void addActivations(const StageContext &c, ItemSink &out)
     static constexpr std::string_view inventorySource[2] = {
         "per-layer saved-tensor inventory", "per-layer saved-tensor inventory (dense-MLP layers)"};
     double keptPerLayer[2] = {0, 0};
+    const double counts[2] = {groups[0].count * keptShare * c.inFlight,
+                              groups[1].count * keptShare * c.inFlight};
+    // What both kinds keep alike (attention, norms) is one item over all layers; only the MLP
+    // parts differ. Names are literals, so equal names share their address.
+    bool merged[64] = {};
+    double extra[64] = {};
+    if (counts[0] > 0 && counts[1] > 0)
+        for (size_t j = 0; j < inventories[1].size(); ++j)
+            for (size_t i = 0; i < inventories[0].size(); ++i)
+                if (inventories[0][i].name.data() == inventories[1][j].name.data() &&
+                    inventories[0][i].bytes == inventories[1][j].bytes) {
+                    merged[j] = true;
+                    extra[i] += counts[1];
+                    break;
+                }
     for (int g = 0; g < 2 && kept > 0; ++g) {
-        const double count = groups[g].count * keptShare * c.inFlight;
-        if (!(count > 0))
+        if (!(counts[g] > 0))
             continue;
-        for (const auto &e : inventories[g]) {
+        for (size_t i = 0; i < inventories[g].size(); ++i) {
+            const auto &e = inventories[g][i];
             if (selective && !sac && e.score)
                 continue; // Megatron selective recompute drops the attention core
             if (sac && !e.keptBySac)
                 continue; // recomputed from the kept matmul and attention outputs
             keptPerLayer[g] += e.bytes;
-            out.add(A, e.name, e.formula, inventorySource[g], e.bytes, count, savedPhases);
+            if (g == 1 && merged[i])
+                continue;
+            out.add(A, e.name, e.formula,
+                    g == 0 && extra[i] > 0 ? inventorySource[0] : inventorySource[g], e.bytes,
+                    counts[g] + (g == 0 ? extra[i] : 0.0), savedPhases);
         }
     }
     if (recomputed == 0 && kept > 0) {
@@ -488,6 +520,16 @@ void addActivations(const StageContext &c, ItemSink &out)
     out.add(Component::Temporary, "backward working set of one layer",
             "b*s*(2f + 3h)*c (+ b*a*s^2*(c+4) eager, 2c SDPA math path)", "autograd", working, 1,
             backwardPhases);
+    if (c.m.isMoe() && c.ep > 1 && c.mainLayers > 0)
+        // The all-to-all's send and receive buffers of one MoE layer: the permuted tokens out,
+        // the tokens for this GPU's experts in (and the same on the way back, and for the
+        // gradients in backward) (Megatron MoEAlltoAllTokenDispatcher; torchtitan
+        // expert_parallel all_to_all_single).
+        out.add(Component::Temporary, "expert-parallel all-to-all buffers",
+                "b*s*k*h*c * (1 + imbalance)", "Megatron token_dispatcher.py",
+                d.tokens * double(c.m.moe.expertsPerToken) * d.h * d.c *
+                    (1 + routedTokenFactor(c)),
+                1, savedPhases | backwardPhases);
 
     // --- final norm, logits and loss (last stage) -----------------------------------------
     if (c.hasHead)

@@ -21,6 +21,9 @@ void addRmsNormOf(const StageContext &c, const Dims &d, Inventory &inv, std::str
     double bytes = d.tokens * width * 4 + d.tokens * rows * rowStatBytes;
     if (weighted && c.full)
         bytes += d.tokens * width * normalisedBytes(c, d);
+    // Megatron's fused (Transformer Engine) RMSNorm keeps its 16-bit input and the rstd.
+    if (!c.eagerModelCode())
+        bytes = d.tokens * width * d.c + d.tokens * rows * rowStatBytes;
     inv.push_back({name, formula, bytes});
 }
 
@@ -112,7 +115,9 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv)
     inv.push_back({"key: no-rope part and the shared rope key concatenated",
                    "b*s*a*(nope + rope)*c", d.tokens * heads * qk * d.c});
     const bool eager = c.t.attention == Attention::Eager;
-    const bool flash = c.t.attention == Attention::Flash;
+    // Only transformers pads: cuDNN / Transformer Engine and SDPA's memory-efficient kernel
+    // take a value head size that differs from the query's.
+    const bool flash = c.t.attention == Attention::Flash && c.hfModelCode();
     if (flash && v != qk)
         // flash_attention_2 needs one head size: values are padded to nope + rope.
         inv.push_back({"value padded to the query head size (flash)", "b*s*a*(nope + rope)*c",
@@ -149,17 +154,44 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv)
     addLora(c, d, inv, "o_proj", heads * v, false);
 }
 
+double routedTokenFactor(const StageContext &c)
+{
+    const auto &moe = c.m.moe;
+    // With a capacity factor, experts take (and grouped-GEMM engines pad to) at most that
+    // multiple of the balanced share (Megatron moe_expert_capacity_factor,
+    // moe_pad_expert_input_to_capacity).
+    if (moe.capacityFactor > 0)
+        return c.hfModelCode() ? std::min(moe.imbalance, moe.capacityFactor) : moe.capacityFactor;
+    // Dropless: a GPU that holds some of the experts receives the tokens routed to them from
+    // the whole expert-parallel group; the busiest one `imbalance` times the balanced share, at
+    // most every token of the group (ep ranks x top-k, capped at its experts). Without expert
+    // parallelism every routed token stays here whatever the balance.
+    if (c.ep <= 1)
+        return 1.0;
+    const double localExperts = double(moe.experts) / double(c.ep);
+    const double ceiling =
+        double(c.ep) * std::min(double(moe.expertsPerToken), localExperts) /
+        double(moe.expertsPerToken);
+    return std::min(moe.imbalance, ceiling);
+}
+
 void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv)
 {
     const double E = double(c.m.moe.experts);
     const double k = double(c.m.moe.expertsPerToken);
     const double T = d.tokens;
+    const double routed = T * k * routedTokenFactor(c);
     if (!c.hfModelCode()) {
-        // Grouped-GEMM engines (Megatron, torchtitan): router logits and probabilities, and
-        // the permuted tokens the expert GEMMs keep.
-        inv.push_back({"router logits and probabilities", "b*s*E*(c + 4)", T * E * (d.c + 4)});
+        // Grouped-GEMM engines (Megatron's MoELayer with the all-to-all dispatcher, torchtitan's
+        // GroupedExperts): fp32 router logits and probabilities (moe_router_dtype), the tokens
+        // permuted to this GPU's experts (kept by the first grouped GEMM), and the experts'
+        // outputs kept by the unpermute weighting together with their probabilities.
+        inv.push_back({"router logits and probabilities (fp32)", "b*s*E*(4 + 4)", T * E * 8});
         if (linearSavesInput(c, "up_proj"))
-            inv.push_back({"tokens permuted to their experts", "b*s*k*h*c", T * k * d.h * d.c});
+            inv.push_back({"tokens permuted to this GPU's experts", "b*s*k*h*c * imbalance",
+                           routed * d.h * d.c});
+        inv.push_back({"expert outputs and probabilities kept by unpermute",
+                       "b*s*k*(h*c + 4) * imbalance", routed * (d.h * d.c + 4)});
         return;
     }
     const Family f = c.m.family;
@@ -189,7 +221,7 @@ void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv)
     // The per-expert loop: hidden_states[token_idx] (a copy the expert's first linears keep),
     // the expert's output and its gathered routing weight kept by the weighting multiply, and
     // the int64 token and slot indices kept by the indexing ops and index_add_.
-    const double balancedTokens = T * k;
+    const double balancedTokens = routed;
     if (linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj") ||
         f == Family::GptOss)
         inv.push_back({"tokens dispatched to experts", "b*s*k*h*c", balancedTokens * d.h * d.c});
@@ -199,6 +231,10 @@ void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv)
                                    : d.c; // DeepSeek keeps fp32 top-k weights
     inv.push_back({"expert outputs and routing weights kept by the weighting",
                    "b*s*k*(h*c + weight bytes)", balancedTokens * (d.h * d.c + weightBytes)});
+    // index_add_ keeps its source (the weighted outputs) for the expand_as of its backward
+    // (derivatives.yaml index_add); DeepSeek's fp32 weights make that product fp32.
+    inv.push_back({"weighted expert outputs kept by index_add_", "b*s*k*h*(weighted bytes)",
+                   balancedTokens * d.h * std::max(d.c, weightBytes)});
     inv.push_back({"token and slot indices of the dispatch (int64)", "b*s*k*2*8",
                    balancedTokens * 16});
 }
@@ -211,7 +247,7 @@ bool addFusedExperts(const StageContext &c, const Dims &d, Inventory &inv)
     // dispatched copy, counted with the dispatch); gate and up are strided views of gate_up,
     // so both clamps keep the whole gate_up; gate * sigmoid(gate * alpha) keeps the clamped gate
     // and the sigmoid; (up + 1) * glu keeps both; the down projection keeps its input.
-    const double kf = d.tokens * double(c.m.moe.expertsPerToken) * d.ffn * d.c;
+    const double kf = d.tokens * double(c.m.moe.expertsPerToken) * routedTokenFactor(c) * d.ffn * d.c;
     inv.push_back({"gate_up output (kept by both clamps)", "b*s*k*2f*c", 2 * kf, false, true});
     inv.push_back({"clamped gate, sigmoid, up + 1 and glu", "b*s*k*4f*c", 4 * kf});
     inv.push_back({"gated output (down projection input)", "b*s*k*f*c", kf});

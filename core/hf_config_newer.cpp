@@ -84,9 +84,7 @@ json deepseekStyleMoe(HfReader &r, int64_t layers)
     // DeepSeek-V2 routes layer i when i % moe_layer_freq == 0; every published config has 1.
     if (r.integer({"moe_layer_freq"}, 1) != 1)
         r.fail("moe_layer_freq", "only 1 (every layer after first_k_dense_replace) is supported");
-    if (moe["dense_layers"].get<int64_t>() >= layers)
-        r.fail("first_k_dense_replace", "must be less than num_hidden_layers (" +
-                                            std::to_string(layers) + ")");
+    (void)layers; // first_k_dense_replace >= layers is a dense model, as in transformers
     return moe;
 }
 

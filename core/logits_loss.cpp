@@ -60,6 +60,21 @@ LossBytes lossBytes(const StageContext &c)
     // returned logits + log-softmax + its incoming and outgoing gradients in backward
     // (modeling_llama.py LlamaForCausalLM.forward; later versions: loss_utils.ForCausalLMLoss).
     const Family f = c.m.family;
+    if (f >= Family::Qwen3) {
+        // The 2024-2026 families exist only in transformers >= 4.46, where the model returns
+        // logits in the compute dtype and ForCausalLMLoss upcasts them inside the loss (a
+        // transient fp32 copy) and shifts the labels instead of the logits: the returned
+        // logits and the fp32 log-softmax stay for backward (loss/loss_utils.py). Gemma 2's
+        // final soft-capping divides, tanh's (kept) and multiplies the logits: one more kept
+        // and one more transient block (modeling_gemma2.py Gemma2ForCausalLM.forward).
+        const double upcast = lc < 4 ? 4.0 : 0.0;
+        const double capKept = c.m.finalSoftcap > 0 ? lc : 0.0;
+        const double capTransient = c.m.finalSoftcap > 0 ? lc : 0.0;
+        return {lc + upcast + 4 + capKept + capTransient, lc + 12 + capKept,
+                "logits (compute dtype) and fp32 log-softmax",
+                "transformers loss_utils.py ForCausalLMLoss (>= 4.46)", lc + 4 + capKept,
+                "returned logits and fp32 log-softmax (kept for backward)"};
+    }
     if ((f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox) && c.amp)
         // Under autocast cross_entropy is on the fp32 list: the shifted 16-bit copy is cast
         // to fp32 and the log-softmax is fp32; the returned 16-bit logits stay (CPU-measured).

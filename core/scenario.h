@@ -173,6 +173,9 @@ struct MoeConfig
     bool normalizeTopK = true;        // top-k weights renormalised to sum to one
     RouterScore router = RouterScore::Softmax;
     double imbalance = 1.0; // tokens of the busiest expert over the balanced share (>= 1)
+    // Tokens an expert accepts, as a multiple of the balanced share; 0: dropless routing
+    // (Megatron moe_expert_capacity_factor; GShard-style token dropping).
+    double capacityFactor = 0;
 };
 
 // Multi-head latent attention (DeepSeek-V2 §2.1): queries through a low-rank q_lora_rank path

@@ -88,13 +88,6 @@ std::string modelConsistency(const ModelConfig &m)
     if (m.slidingLayers > 0 && m.slidingWindow == 0)
         return "model.sliding_window: is 0, but sliding_layers names " +
                std::to_string(m.slidingLayers) + " sliding-window layers";
-    if (m.isMoe() && m.moe.denseLayers >= m.layers)
-        return "model.moe.dense_layers: " + std::to_string(m.moe.denseLayers) +
-               " dense layers leave none of the " + std::to_string(m.layers) +
-               " layers to the experts";
-    if (m.isMoe() && m.moeLayersIn(0, m.layers) == 0)
-        return "model.moe.layer_step: " + std::to_string(m.moe.layerStep) +
-               " leaves none of the " + std::to_string(m.layers) + " layers to the experts";
     if (m.isMla() && m.kvHeads != m.attentionHeads)
         return "model.kv_heads: multi-head latent attention has one key and value per head (" +
                std::to_string(m.attentionHeads) + "), got " + std::to_string(m.kvHeads);
@@ -184,6 +177,7 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
         mr.boolean("normalize_top_k", m.moe.normalizeTopK);
         mr.enumeration("router", m.moe.router);
         mr.number("imbalance", m.moe.imbalance, 1.0, 64.0);
+        mr.number("capacity_factor", m.moe.capacityFactor, 0.0, 64.0);
         mr.finish();
         if (error.empty() && m.moe.experts > 0) {
             if (m.moe.expertsPerToken == 0)
@@ -620,6 +614,8 @@ json scenarioToJson(const Scenario &s)
             moe["router"] = toString(m.moe.router);
         if (all || m.moe.imbalance != d.imbalance)
             moe["imbalance"] = m.moe.imbalance;
+        if (all || m.moe.capacityFactor != d.capacityFactor)
+            moe["capacity_factor"] = m.moe.capacityFactor;
     }
     if (m.isMla())
         model["mla"] = {{"q_lora_rank", m.mla.qLoraRank},

@@ -275,9 +275,9 @@ void TestParameterCounts::contradictoryConfigs_data()
     QTest::newRow("layer_types of another length")
         << R"({"model_type":"gpt_oss","num_hidden_layers":3,"hidden_size":64,"num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"intermediate_size":64,"vocab_size":100,"num_local_experts":4,"num_experts_per_tok":2,"sliding_window":8,"layer_types":["sliding_attention","full_attention"]})"
         << "config.layer_types: names 2 layers, but num_hidden_layers is 3";
-    QTest::newRow("all layers dense")
-        << R"({"model_type":"deepseek_v3","num_hidden_layers":3,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"kv_lora_rank":16,"n_routed_experts":4,"num_experts_per_tok":2,"moe_intermediate_size":32,"first_k_dense_replace":3})"
-        << "config.first_k_dense_replace: must be less than num_hidden_layers (3)";
+    QTest::newRow("deepseek top-k above experts")
+        << R"({"model_type":"deepseek_v3","num_hidden_layers":3,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"kv_lora_rank":16,"n_routed_experts":4,"num_experts_per_tok":6,"moe_intermediate_size":32,"first_k_dense_replace":1})"
+        << "config.num_experts_per_tok: 6 exceeds n_routed_experts 4";
     QTest::newRow("unsupported model type")
         << R"({"model_type":"mamba"})"
         << "config.model_type: 'mamba' is not supported (supported: " +
