@@ -43,9 +43,10 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv);
 void addQkNorms(const StageContext &c, const Dims &d, Inventory &inv);
 // A norm applied to a sublayer's output before the residual add (Gemma 2/3, OLMo 2).
 void addPostNorm(const StageContext &c, const Dims &d, Inventory &inv);
-// Bytes of the normalised input a norm's weight multiply keeps (4 where the model multiplies
-// in fp32: Gemma, OLMo 2; else the compute dtype, fp32 under autocast).
-double normalisedBytes(const StageContext &c, const Dims &d);
+// Bytes of the normalised input a norm's weight multiply keeps: 4 where the model multiplies
+// in fp32 (Gemma 2/3, OLMo 2), else the dtype of the norm's input (the residual stream is fp32
+// under autocast; a linear's output is in the compute dtype).
+double normalisedBytes(const StageContext &c, double inputBytes);
 // Tokens this GPU's experts receive, over the balanced share b*s*k: the imbalance factor under
 // expert parallelism, capped by the capacity factor and by what the group can send.
 double routedTokenFactor(const StageContext &c);
@@ -54,6 +55,8 @@ void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv);
 // Experts kept in 3-D parameters with their own kernel (gpt-oss); false where the experts are
 // ordinary MLPs (then the caller adds them).
 bool addFusedExperts(const StageContext &c, const Dims &d, Inventory &inv);
+// Bytes of gpt-oss's expert intermediates: the compute dtype, fp32 under autocast (fp32 bias).
+double gptOssExpertBytes(const StageContext &c, const Dims &d);
 
 // Whether torch's SDPA runs its math path, keeping the b*a*s^2 probabilities (activations.cpp).
 bool sdpaMathPath(const StageContext &c);

@@ -49,7 +49,12 @@ void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_v
         // PEFT applies a separate nn.Dropout per adapted module: mask and output per target.
         // Its adapters are fp32 (get_peft_model(autocast_adapter_dtype=True), PEFT >= 0.12) and
         // LoraLayer casts the input to their dtype first, so the dropout keeps an fp32 output.
-        if (c.hfModelCode())
+        // Under autocast lora_A's matmul keeps its own 16-bit cast of that output instead.
+        if (c.hfModelCode() && c.amp)
+            inv.push_back({"LoRA dropout mask and 16-bit cast of its output (PEFT, autocast)",
+                           "b*s*in*(1 + c) per target",
+                           d.tokens * perToken * inWidth * (1 + d.c) / div});
+        else if (c.hfModelCode())
             inv.push_back({"LoRA dropout mask and fp32 output (PEFT)", "b*s*in*(1 + 4) per target",
                            d.tokens * perToken * inWidth * (1 + 4) / div});
         else
@@ -119,7 +124,7 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
     // Under autocast the normalised input stays fp32 (fp32 residual stream and weight).
     if (rms && c.eagerModelCode() && c.full)
         inv.push_back({"RMSNorm normalised input (for the weight gradient)", "b*s*h*c",
-                       d.tokens * d.h * normalisedBytes(c, d) / d.outsideDiv});
+                       d.tokens * d.h * normalisedBytes(c, c.amp ? 4.0 : d.c) / d.outsideDiv});
     if (outputSaved && c.amp && c.hfModelCode())
         inv.push_back({"16-bit copies of the norm output, one per linear (autocast)",
                        "b*s*h*c per reading linear",
@@ -451,12 +456,13 @@ void addActivations(const StageContext &c, ItemSink &out)
     // parts differ. Names are literals, so equal names share their address.
     bool merged[64] = {};
     double extra[64] = {};
+    bool taken[64] = {};
     if (counts[0] > 0 && counts[1] > 0)
         for (size_t j = 0; j < inventories[1].size(); ++j)
             for (size_t i = 0; i < inventories[0].size(); ++i)
-                if (inventories[0][i].name.data() == inventories[1][j].name.data() &&
+                if (!taken[i] && inventories[0][i].name.data() == inventories[1][j].name.data() &&
                     inventories[0][i].bytes == inventories[1][j].bytes) {
-                    merged[j] = true;
+                    merged[j] = taken[i] = true;
                     extra[i] += counts[1];
                     break;
                 }

@@ -7,6 +7,8 @@
 #include "activation_dims.h"
 #include "estimate_context.h"
 
+#include <cmath>
+
 namespace vramplan {
 namespace {
 
@@ -14,13 +16,15 @@ namespace {
 constexpr double rowStatBytes = 4;
 
 // transformers' RMSNorms upcast their input to fp32 (kept by pow and by the multiply), keep the
-// per-row rsqrt, and keep the normalised input for the weight's gradient (full fine-tune).
+// per-row rsqrt, and keep the normalised input for the weight's gradient (full fine-tune). The
+// inputs here are linear outputs, in the compute dtype even under autocast, which is the dtype
+// the normalised input is cast back to.
 void addRmsNormOf(const StageContext &c, const Dims &d, Inventory &inv, std::string_view name,
                   std::string_view formula, double width, double rows, bool weighted)
 {
     double bytes = d.tokens * width * 4 + d.tokens * rows * rowStatBytes;
     if (weighted && c.full)
-        bytes += d.tokens * width * normalisedBytes(c, d);
+        bytes += d.tokens * width * normalisedBytes(c, d.c);
     // Megatron's fused (Transformer Engine) RMSNorm keeps its 16-bit input and the rstd.
     if (!c.eagerModelCode())
         bytes = d.tokens * width * d.c + d.tokens * rows * rowStatBytes;
@@ -29,16 +33,17 @@ void addRmsNormOf(const StageContext &c, const Dims &d, Inventory &inv, std::str
 
 } // namespace
 
-double normalisedBytes(const StageContext &c, const Dims &d)
+double normalisedBytes(const StageContext &c, double inputBytes)
 {
     // Gemma's norms multiply by (1 + weight) in fp32 and OLMo 2's by the weight in fp32 before
     // casting back (modeling_gemma2.py Gemma2RMSNorm, modeling_olmo2.py Olmo2RMSNorm); Llama's
     // multiplies the weight by x.to(input dtype).
     const Family f = c.m.family;
+    // gpt-oss multiplies its fp32 weight (_keep_in_fp32_modules) before casting back.
     if (c.hfModelCode() &&
-        (f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Olmo2))
+        (f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Olmo2 || f == Family::GptOss))
         return 4;
-    return c.amp ? 4.0 : d.c;
+    return inputBytes;
 }
 
 void addQkNorms(const StageContext &c, const Dims &d, Inventory &inv)
@@ -81,7 +86,7 @@ void addPostNorm(const StageContext &c, const Dims &d, Inventory &inv)
         return;
     double bytes = d.tokens * d.h * 4 + d.tokens * rowStatBytes;
     if (c.full)
-        bytes += d.tokens * d.h * normalisedBytes(c, d);
+        bytes += d.tokens * d.h * normalisedBytes(c, c.amp ? 4.0 : d.c);
     inv.push_back({"post-sublayer RMSNorm fp32 input, rsqrt, normalised",
                    "b*s*h*4 + b*s*4 (+ b*s*h*4 trained)", bytes / d.outsideDiv});
 }
@@ -105,8 +110,13 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv)
             inv.push_back({"q_a_layernorm output (q_b_proj input)", "b*s*q_lora_rank*c",
                            d.tokens * qr * d.c});
     }
+    // In fp32, k_pass.to(float32) is the split view itself, which keeps kv_a_proj_with_mqa's
+    // whole output (latent and rope key) for pow and the multiply.
     addRmsNormOf(c, d, inv, "kv_a_layernorm fp32 input, rsqrt, normalised",
                  "b*s*kv_lora_rank*4 + b*s*4 (+ b*s*kv_lora_rank*c trained)", kvr, 1, true);
+    if (c.fp32 && c.hfModelCode())
+        inv.push_back({"kv_a_proj_with_mqa's rope columns (held by the fp32 norm input view)",
+                       "b*s*rope*4", d.tokens * double(mla.qkRopeHeadDim) * 4});
     if (linearSavesInput(c, "kv_b_proj"))
         inv.push_back({"kv_a_layernorm output (kv_b_proj input)", "b*s*kv_lora_rank*c",
                        d.tokens * kvr * d.c});
@@ -118,10 +128,15 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv)
     // Only transformers pads: cuDNN / Transformer Engine and SDPA's memory-efficient kernel
     // take a value head size that differs from the query's.
     const bool flash = c.t.attention == Attention::Flash && c.hfModelCode();
+    // transformers' SDPA path hands the kernel contiguous q, k and v (sdpa_attention.py), so
+    // the value is its own copy; eager attention keeps the view, which holds kv_b_proj's output.
+    const bool sdpa = c.t.attention == Attention::Sdpa && c.hfModelCode();
     if (flash && v != qk)
         // flash_attention_2 needs one head size: values are padded to nope + rope.
         inv.push_back({"value padded to the query head size (flash)", "b*s*a*(nope + rope)*c",
                        d.tokens * heads * qk * d.c});
+    else if (sdpa || !c.hfModelCode())
+        inv.push_back({"value (saved by attention)", "b*s*a*v*c", d.tokens * heads * v * d.c});
     else
         inv.push_back({"value, a view holding kv_b_proj's whole output", "b*s*a*(nope + v)*c",
                        d.tokens * heads * (double(mla.qkNopeHeadDim) + v) * d.c});
@@ -144,7 +159,12 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv)
             // The padded output is sliced back to v before o_proj, which keeps that copy.
             inv.push_back({"attention context sliced to v (o_proj input)", "b*s*a*v*c",
                            d.tokens * heads * v * d.c});
-        inv.push_back({"softmax logsumexp per row", "b*a*s*4", d.tokens * heads * 4, false, true});
+        // SDPA's memory-efficient kernel (flash takes no query head size that differs from the
+        // value's) pads its logsumexp to a multiple of 32 rows.
+        const double s = double(c.t.sequenceLength) / double(c.cp);
+        const double rows = sdpa && v != qk ? std::ceil(s / 32) * 32 / s : 1.0;
+        inv.push_back({"softmax logsumexp per row", "b*a*s*4", d.tokens * heads * 4 * rows, false,
+                       true});
     }
     addLora(c, d, inv, mla.qLoraRank > 0 ? "q_a_proj" : "q_proj", d.h, true);
     if (mla.qLoraRank > 0)
@@ -199,8 +219,10 @@ void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv)
         // DeepseekV3TopkRouter: F.linear(x.float(), weight.float()) keeps an fp32 copy of the
         // input and of the router weight, the sigmoid its output; gather keeps the top-k
         // indices; the normalising division keeps the weights and their sum.
-        inv.push_back({"router fp32 input and weight copies", "b*s*h*4 + E*h*4",
-                       T * d.h * 4 + E * d.h * 4});
+        // (In fp32 both casts are no-ops: the norm output and the parameter are kept. The
+        // weight copy is not per token: estimate.cpp counts it with the weight copies.)
+        if (!c.fp32)
+            inv.push_back({"router fp32 input copy", "b*s*h*4", T * d.h * 4});
         inv.push_back({"router sigmoid scores", "b*s*E*4", T * E * 4});
         inv.push_back({"top-k indices and normalised weights", "b*s*k*(8 + 4) + b*s*4",
                        T * k * 12 + T * 4});
@@ -218,25 +240,30 @@ void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv)
             inv.push_back({"top-k weights and their sum (renormalisation)", "b*s*k*4 + b*s*4",
                            T * k * 4 + T * 4});
     }
-    // The per-expert loop: hidden_states[token_idx] (a copy the expert's first linears keep),
-    // the expert's output and its gathered routing weight kept by the weighting multiply, and
-    // the int64 token and slot indices kept by the indexing ops and index_add_.
-    const double balancedTokens = routed;
-    if (linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj") ||
-        f == Family::GptOss)
-        inv.push_back({"tokens dispatched to experts", "b*s*k*h*c", balancedTokens * d.h * d.c});
-    const double weightBytes = f == Family::DeepseekV3 || f == Family::DeepseekV2 ||
-                                       f == Family::Glm4Moe
-                                   ? 4.0
-                                   : d.c; // DeepSeek keeps fp32 top-k weights
+    // The per-expert loop: hidden_states[token_idx] (a copy the expert's first linears keep;
+    // under autocast each reading linear keeps its own 16-bit cast of the fp32 copy), the
+    // expert's output and its gathered routing weight kept by the weighting multiply, the
+    // weighted output kept by index_add_ (its backward expands to the source: derivatives.yaml
+    // index_add), and the int64 token and slot indices of torch.where, one storage per expert.
+    // Routing weights: Qwen3-MoE casts them to the hidden dtype (fp32 under autocast),
+    // DeepSeek keeps its fp32 router's, gpt-oss its router's dtype.
+    const double hidden = c.amp ? 4.0 : d.c;
+    const bool deepseek = f == Family::DeepseekV3 || f == Family::DeepseekV2 || f == Family::Glm4Moe;
+    const double weightBytes = deepseek ? 4.0 : (f == Family::GptOss ? d.c : hidden);
+    const double sourceBytes = deepseek ? 4.0 : hidden;
+    const bool gptOss = f == Family::GptOss;
+    const bool inputKept = gptOss ? c.full || c.qlora
+                                  : linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj");
+    const double readers = c.amp ? (gptOss || c.m.ffnType == FfnType::Gelu ? 1.0 : 2.0) : 1.0;
+    if (inputKept)
+        inv.push_back({"tokens dispatched to experts", "b*s*k*h*c (per reading linear under autocast)",
+                       routed * d.h * d.c * readers});
     inv.push_back({"expert outputs and routing weights kept by the weighting",
-                   "b*s*k*(h*c + weight bytes)", balancedTokens * (d.h * d.c + weightBytes)});
-    // index_add_ keeps its source (the weighted outputs) for the expand_as of its backward
-    // (derivatives.yaml index_add); DeepSeek's fp32 weights make that product fp32.
-    inv.push_back({"weighted expert outputs kept by index_add_", "b*s*k*h*(weighted bytes)",
-                   balancedTokens * d.h * std::max(d.c, weightBytes)});
-    inv.push_back({"token and slot indices of the dispatch (int64)", "b*s*k*2*8",
-                   balancedTokens * 16});
+                   "b*s*k*(h*c + weight bytes)",
+                   routed * (d.h * (gptOss ? gptOssExpertBytes(c, d) : d.c) + weightBytes)});
+    inv.push_back({"weighted expert outputs kept by index_add_", "b*s*k*h*(hidden bytes)",
+                   routed * d.h * sourceBytes});
+    inv.push_back({"token and slot indices of the dispatch (int64)", "b*s*k*2*8", routed * 16});
 }
 
 bool addFusedExperts(const StageContext &c, const Dims &d, Inventory &inv)
@@ -246,12 +273,23 @@ bool addFusedExperts(const StageContext &c, const Dims &d, Inventory &inv)
     // GptOssExperts, training path (the per-expert loop): gate_up = x @ W + b keeps x (the
     // dispatched copy, counted with the dispatch); gate and up are strided views of gate_up,
     // so both clamps keep the whole gate_up; gate * sigmoid(gate * alpha) keeps the clamped gate
-    // and the sigmoid; (up + 1) * glu keeps both; the down projection keeps its input.
-    const double kf = d.tokens * double(c.m.moe.expertsPerToken) * routedTokenFactor(c) * d.ffn * d.c;
-    inv.push_back({"gate_up output (kept by both clamps)", "b*s*k*2f*c", 2 * kf, false, true});
-    inv.push_back({"clamped gate, sigmoid, up + 1 and glu", "b*s*k*4f*c", 4 * kf});
-    inv.push_back({"gated output (down projection input)", "b*s*k*f*c", kf});
+    // and the sigmoid; (up + 1) * glu keeps both; the down projection keeps its input (a 16-bit
+    // cast under autocast) when its weight trains. Under autocast the fp32 bias makes every
+    // elementwise tensor fp32 (CPU-measured).
+    const double routed = d.tokens * double(c.m.moe.expertsPerToken) * routedTokenFactor(c);
+    const double kf = routed * d.ffn;
+    const double eb = gptOssExpertBytes(c, d);
+    inv.push_back({"gate_up output (kept by both clamps)", "b*s*k*2f*(expert bytes)", 2 * kf * eb,
+                   false, true});
+    inv.push_back({"clamped gate, sigmoid, up + 1 and glu", "b*s*k*4f*(expert bytes)", 4 * kf * eb});
+    if (c.full || c.qlora)
+        inv.push_back({"gated output (down projection input)", "b*s*k*f*c", kf * d.c});
     return true;
+}
+
+double gptOssExpertBytes(const StageContext &c, const Dims &d)
+{
+    return c.amp ? 4.0 : d.c;
 }
 
 } // namespace vramplan

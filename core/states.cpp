@@ -391,6 +391,17 @@ void addModelStates(const StageContext &c, ItemSink &out)
                 phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
                     phaseBit(Phase::LayerBackward));
     }
+    const Family f = c.m.family;
+    if (c.m.isMoe() && c.hfModelCode() && !c.fp32 &&
+        (f == Family::DeepseekV3 || f == Family::DeepseekV2 || f == Family::Glm4Moe))
+        // DeepSeek's router runs F.linear(x.float(), weight.float()): each MoE layer keeps an
+        // fp32 copy of its router weight for backward (modeling_deepseek_v3.py
+        // DeepseekV3TopkRouter; CPU-measured, tests/data/measured detail.weight_copies_bytes).
+        out.add(T, "router weights cast to fp32 (kept for backward)", "E*h*4 per MoE layer",
+                "transformers DeepseekV3TopkRouter.forward",
+                double(c.m.moe.experts) * double(c.m.hiddenSize) * 4, c.mainLayers * c.inFlight,
+                phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
+                    phaseBit(Phase::LayerBackward));
     if (c.qlora)
         // MatMul4Bit dequantises its weight to 16 bits for each call, forward and backward, and
         // frees it after the matmul (bitsandbytes/autograd/_functions.py): one matrix at a time.
