@@ -215,17 +215,20 @@ void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv)
         return;
     }
     const Family f = c.m.family;
+    // DeepSeek's router computes in fp32 (F.linear(x.float(), weight.float())), except under
+    // autocast, which runs linear in 16 bits whatever its inputs.
+    const bool deepseek = f == Family::DeepseekV3 || f == Family::DeepseekV2 || f == Family::Glm4Moe;
+    const double routerBytes = deepseek && !c.amp ? 4.0 : d.c;
     if (c.m.moe.router == RouterScore::Sigmoid && f != Family::Llama4) {
-        // DeepseekV3TopkRouter: F.linear(x.float(), weight.float()) keeps an fp32 copy of the
-        // input and of the router weight, the sigmoid its output; gather keeps the top-k
-        // indices; the normalising division keeps the weights and their sum.
-        // (In fp32 both casts are no-ops: the norm output and the parameter are kept. The
-        // weight copy is not per token: estimate.cpp counts it with the weight copies.)
-        if (!c.fp32)
-            inv.push_back({"router fp32 input copy", "b*s*h*4", T * d.h * 4});
-        inv.push_back({"router sigmoid scores", "b*s*E*4", T * E * 4});
-        inv.push_back({"top-k indices and normalised weights", "b*s*k*(8 + 4) + b*s*4",
-                       T * k * 12 + T * 4});
+        // DeepseekV3TopkRouter: a trained router keeps its (fp32, or autocast's 16-bit) input
+        // copy; the sigmoid keeps its output; gather keeps the top-k indices; the normalising
+        // division keeps the weights and their sum. (In fp32 the input is the norm output.)
+        if (c.full && !c.fp32)
+            inv.push_back({"router input copy (fp32, 16-bit under autocast)", "b*s*h*bytes",
+                           T * d.h * routerBytes});
+        inv.push_back({"router sigmoid scores", "b*s*E*bytes", T * E * routerBytes});
+        inv.push_back({"top-k indices and normalised weights", "b*s*k*(8 + bytes) + b*s*bytes",
+                       T * k * (8 + routerBytes) + T * routerBytes});
     } else if (f == Family::GptOss) {
         // GptOssTopKRouter: topk of the logits (indices kept), softmax over the top-k in the
         // compute dtype (output kept).
@@ -248,9 +251,8 @@ void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv)
     // Routing weights: Qwen3-MoE casts them to the hidden dtype (fp32 under autocast),
     // DeepSeek keeps its fp32 router's, gpt-oss its router's dtype.
     const double hidden = c.amp ? 4.0 : d.c;
-    const bool deepseek = f == Family::DeepseekV3 || f == Family::DeepseekV2 || f == Family::Glm4Moe;
-    const double weightBytes = deepseek ? 4.0 : (f == Family::GptOss ? d.c : hidden);
-    const double sourceBytes = deepseek ? 4.0 : hidden;
+    const double weightBytes = deepseek ? routerBytes : (f == Family::GptOss ? d.c : hidden);
+    const double sourceBytes = deepseek ? std::max(d.c, routerBytes) : hidden;
     const bool gptOss = f == Family::GptOss;
     const bool inputKept = gptOss ? c.full || c.qlora
                                   : linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj");
