@@ -426,6 +426,8 @@ void addActivations(const StageContext &c, ItemSink &out)
             layerTotals[g] += e.bytes;
     }
     const double layerTotal = std::max(layerTotals[0], layerTotals[1]);
+    // The kind of the stage's first layer: DeepSeek's first stage starts with dense layers.
+    const int firstKind = c.stage == 0 && groups[1].count > 0 ? 1 : (groups[0].count > 0 ? 0 : 1);
 
     // How many layers keep everything, and how many keep only their input (full recompute).
     // Recomputation of N layers takes each kind in proportion.
@@ -483,13 +485,11 @@ void addActivations(const StageContext &c, ItemSink &out)
                     counts[g] + (g == 0 ? extra[i] : 0.0), savedPhases);
         }
     }
-    if (recomputed == 0 && kept > 0) {
+    if (recomputed == 0 && kept > 0)
         // At the end of backward the first layer still holds what it saved, until its own
         // backward has consumed it (DeepSeek's first layers are dense).
-        const int first = c.stage == 0 && groups[1].count > 0 ? 1 : (groups[0].count > 0 ? 0 : 1);
         out.add(A, "first layer's saved tensors (consumed last)", "one layer's inventory",
-                "autograd", keptPerLayer[first], 1, phaseBit(Phase::BackwardEnd));
-    }
+                "autograd", keptPerLayer[firstKind], 1, phaseBit(Phase::BackwardEnd));
     if (recomputed > 0) {
         // torch.utils.checkpoint / Megatron recompute keep each layer's input (Korthikanti
         // §4.2: 2sbh per layer) and rebuild one layer's activations inside its backward.
@@ -500,10 +500,19 @@ void addActivations(const StageContext &c, ItemSink &out)
                 "Korthikanti et al. §4.2", d.tokens * d.h * residualBytes / d.outsideDiv,
                 recomputed * c.inFlight, savedPhases);
         // Partial recomputation checkpoints the first layers (Megatron's "block" method), whose
-        // backward comes last, when the kept layers' activations are already gone.
-        out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
-                "torch.utils.checkpoint", layerTotal, 1,
-                recomputed < L ? phaseBit(Phase::BackwardEnd) : backwardPhases);
+        // backward comes last, when the kept layers' activations are already gone. The last
+        // layer recomputed is the stage's first (a dense one of DeepSeek's first stage).
+        const double firstLayerTotal = layerTotals[firstKind];
+        if (recomputed >= L && layerTotal > firstLayerTotal) {
+            out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
+                    "torch.utils.checkpoint", layerTotal, 1, phaseBit(Phase::LayerBackward));
+            out.add(A, "first layer recomputed during its backward", "the layer's full inventory",
+                    "torch.utils.checkpoint", firstLayerTotal, 1, phaseBit(Phase::BackwardEnd));
+        } else {
+            out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
+                    "torch.utils.checkpoint", recomputed < L ? firstLayerTotal : layerTotal, 1,
+                    recomputed < L ? phaseBit(Phase::BackwardEnd) : backwardPhases);
+        }
     }
     if (c.hasEmbedding && c.t.dropout > 0 && hasResidualDropout(c.m.family))
         out.add(A, "embedding dropout mask", "b*s*h*1", "nn.Dropout", d.tokens * d.h / d.outsideDiv,

@@ -18,9 +18,14 @@ namespace {
 // A grid of base scenarios: models of every family kind, frameworks, recipes, attention kinds.
 std::vector<std::pair<std::string, Scenario>> baseScenarios()
 {
-    const char *presets[] = {"gpt2",         "bert-base-uncased", "llama-2-7b",
-                             "llama-3.1-8b", "mixtral-8x7b",      "qwen2.5-0.5b",
-                             "phi-1.5",      "falcon-7b",         "gemma-2b"};
+    const char *presets[] = {"gpt2",           "bert-base-uncased", "llama-2-7b",
+                             "llama-3.1-8b",   "mixtral-8x7b",      "qwen2.5-0.5b",
+                             "phi-1.5",        "falcon-7b",         "gemma-2b",
+                             // 2024-2026: q/k norms, MoE with dense layers and shared experts,
+                             // MLA, sinks and sliding windows, four norms, post-norms.
+                             "qwen3-0.6b",     "qwen3-30b-a3b",     "deepseek-v2-lite",
+                             "gpt-oss-20b",    "gemma-2-2b",        "gemma-3-1b-pt",
+                             "olmo-2-0425-1b", "llama-4-scout-17b-16e"};
     const char *frameworks[] = {"transformers", "megatron", "deepspeed",
                                 "torchtitan",   "litgpt",   "torchtune"};
     const char *recipes[] = {"bf16_mixed", "amp_bf16", "bf16", "fp32"};
