@@ -538,6 +538,25 @@ void TestScenarioParsing::badDocuments_data()
                   "num_hidden_layers": "32", "num_attention_heads": 32, "intermediate_size": 11008,
                   "vocab_size": 32000}})")
         << "model.hf_config.num_hidden_layers: ";
+    // The 2024-2026 fields: contradictions name the field.
+    QTest::newRow("more sliding layers than layers")
+        << doc(R"("model": {"preset": "gemma-2-2b", "sliding_layers": 99})")
+        << "model.sliding_layers: 99 exceeds the 26 layers";
+    QTest::newRow("sliding layers without a window")
+        << doc(R"("model": {"layers": 4, "sliding_window": 0, "sliding_layers": 2})")
+        << "model.sliding_window: is 0, but sliding_layers names 2 sliding-window layers";
+    QTest::newRow("MLA with grouped key/value heads")
+        << doc(R"("model": {"preset": "deepseek-v2-lite", "kv_heads": 4})")
+        << "model.kv_heads: multi-head latent attention has one key and value per head (16), got 4";
+    QTest::newRow("unknown MLA key")
+        << doc(R"("model": {"preset": "deepseek-v2-lite", "mla": {"kv_rank": 4}})")
+        << "model.mla.kv_rank: ";
+    QTest::newRow("imbalance below balanced")
+        << doc(R"("model": {"preset": "qwen3-30b-a3b", "moe": {"imbalance": 0.5}})")
+        << "model.moe.imbalance: ";
+    QTest::newRow("unknown q/k norm")
+        << doc(R"("model": {"preset": "qwen3-8b", "qk_norm": "layer"})")
+        << "model.qk_norm: ";
 }
 
 void TestScenarioParsing::badDocuments()
@@ -651,6 +670,14 @@ void TestScenarioParsing::roundTrip_data()
                                "lora_targets": ["q_proj", "k_proj", "v_proj", "o_proj"]}},
                   "parallelism": {"gpus": 8, "expert_parallel": 8, "zero_stage": 3},
                   "gpu": {"memory_gib": 23.5, "name": "my card"})");
+    for (const char *preset : {"deepseek-v3", "qwen3-30b-a3b", "gpt-oss-20b", "gemma-3-4b-pt",
+                               "olmo-2-1124-7b", "llama-4-maverick-17b-128e"})
+        QTest::newRow(preset) << doc((std::string(R"("model": {"preset": ")") + preset +
+                                      R"("}, "parallelism": {"gpus": 2})")
+                                         .c_str());
+    QTest::newRow("qwen3 with q/k norms switched off, imbalanced experts")
+        << doc(R"("model": {"preset": "qwen3-30b-a3b", "qk_norm": "none",
+                            "moe": {"imbalance": 1.7, "capacity_factor": 1.25}})");
 }
 
 void TestScenarioParsing::roundTrip()

@@ -260,6 +260,25 @@ namespace {
 
 // Seeds that exist without any corpus folder: a full scenario, edge layouts, and HF configs.
 const char *const builtinSeeds[] = {
+    // Every field of the 2024-2026 layouts (MLA, routed and shared experts, dense first
+    // layers, q/k norms, sliding windows, soft-capping, sinks), with expert parallelism.
+    R"({"format": "vramplan-scenario", "version": 1,
+  "model": {"family": "deepseek_v3", "layers": 4, "hidden_size": 256, "attention_heads": 8,
+            "ffn_hidden_size": 512, "vocab_size": 1000, "o_bias": true, "qk_norm": "head",
+            "sliding_window": 64, "sliding_layers": 2, "attention_softcap": 50.0,
+            "final_softcap": 30.0, "attention_sinks": true, "mtp_layers": 1,
+            "mla": {"q_lora_rank": 96, "kv_lora_rank": 64, "qk_rope_head_dim": 16,
+                    "qk_nope_head_dim": 32, "v_head_dim": 32},
+            "moe": {"experts": 8, "experts_per_token": 2, "expert_ffn_hidden_size": 128,
+                    "shared_experts": 1, "shared_expert_ffn_hidden_size": 128,
+                    "dense_layers": 1, "layer_step": 1, "router_bias": true,
+                    "expert_bias": true, "score_correction_bias": true,
+                    "normalize_top_k": false, "router": "sigmoid", "imbalance": 1.5,
+                    "capacity_factor": 1.25}},
+  "training": {"precision": "amp_bf16", "attention": "eager",
+               "finetune": {"method": "lora", "lora_targets": ["q_a_proj", "kv_b_proj"]}},
+  "parallelism": {"gpus": 8, "pipeline_parallel": 2, "expert_parallel": 4},
+  "framework": "megatron"})",
     R"({"format": "vramplan-scenario", "version": 1, "model": {"preset": "gpt2"}})",
     R"({"format": "vramplan-scenario", "version": 1, "model": {"preset": "gpt2"},
   "training": {"precision": "amp_bf16", "finetune": {"method": "lora", "lora_rank": 8,
@@ -381,7 +400,11 @@ ValueTable knownValues()
     };
     return {
         {"family", list({"gpt2", "bert", "llama", "mistral", "mixtral", "qwen2", "phi3", "gemma",
-                         "phi", "gpt_neox", "falcon"})},
+                         "phi", "gpt_neox", "falcon", "qwen3", "qwen3_moe", "deepseek_v2",
+                         "deepseek_v3", "llama4", "gpt_oss", "gemma2", "gemma3", "olmo2",
+                         "granite", "smollm3", "glm4_moe"})},
+        {"qk_norm", list({"none", "head", "full", "l2"})},
+        {"router", list({"softmax", "sigmoid"})},
         {"ffn_type", list({"gelu", "swiglu", "geglu"})},
         {"norm", list({"layernorm", "rmsnorm"})},
         {"positions", list({"learned", "rope", "alibi"})},
