@@ -36,6 +36,8 @@ private slots:
     void modelStates_data();
     void modelStates();
     void kvCacheInference();
+    void expertDispatch_data();
+    void expertDispatch();
     void logitsAndLoss();
     void fullRecomputeKeepsLayerInputs();
     void eagerScoresWarning();
@@ -184,6 +186,41 @@ void TestMemoryTerms::modelStates()
     QVERIFY(test::relativelyClose(itemBytes(e, "fp32 master weights"), master * llama2_7b, 1e-12));
 }
 
+void TestMemoryTerms::expertDispatch_data()
+{
+    QTest::addColumn<QString>("moe");
+    QTest::addColumn<int>("ep");
+    QTest::addColumn<double>("factor");
+    // Qwen3-30B-A3B under Megatron, one micro-batch of 4096 tokens, top-8 of 128 experts:
+    // what this GPU's experts receive, over the balanced share.
+    QTest::newRow("no expert parallelism: every routed token stays")
+        << "\"imbalance\": 2.0" << 1 << 1.0;
+    QTest::newRow("EP 8, balanced") << "\"imbalance\": 1.0" << 8 << 1.0;
+    QTest::newRow("EP 8, busiest rank 1.5x") << "\"imbalance\": 1.5" << 8 << 1.5;
+    QTest::newRow("EP 8, capacity 1.25 caps 1.5x") << "\"imbalance\": 1.5, \"capacity_factor\": 1.25"
+                                                 << 8 << 1.25;
+    // At most every token of the group: 2 ranks x top-8, each rank holding 64 experts.
+    QTest::newRow("EP 2, imbalance beyond the group") << "\"imbalance\": 9.0" << 2 << 2.0;
+}
+
+void TestMemoryTerms::expertDispatch()
+{
+    QFETCH(QString, moe);
+    QFETCH(int, ep);
+    QFETCH(double, factor);
+    const Estimate e = estimate(test::parseOrFail(scenarioText(
+        "\"preset\":\"qwen3-30b-a3b\",\"moe\":{" + moe.toStdString() + "}",
+        "\"micro_batch_size\":1,\"sequence_length\":4096,\"activation_recompute\":\"none\"",
+        "\"gpus\":8,\"expert_parallel\":" + std::to_string(ep), "megatron")));
+    const double tokens = 4096.0 * 8; // b * s * top-k
+    QCOMPARE(itemBytes(e, "tokens permuted to this GPU's experts"),
+             48 * tokens * 2048 * 2 * factor);
+    // Expert weights are sharded over the expert-parallel ranks (the others replicated):
+    // per layer 128 experts * 3 * 2048 * 768, the rest of the model 30.53B minus all experts.
+    const double experts = 48.0 * 128 * 3 * 2048 * 768;
+    QCOMPARE(itemBytes(e, "weights"), (30532122624.0 - experts + experts / ep) * 2);
+}
+
 void TestMemoryTerms::kvCacheInference()
 {
     // 2 (K and V) * 32 layers * 4096 tokens * 4096 (32 kv heads * 128) * 2 bytes = 2 GiB.
@@ -201,6 +238,28 @@ void TestMemoryTerms::kvCacheInference()
                                                 "\"gpus\":1", "transformers")));
     QCOMPARE(itemBytes(g, "KV cache"), 2.0 * 32 * 4096 * 1024 * 2);
     QCOMPARE(itemBytes(g, "weights"), 8030261248.0 * 2);
+
+    const auto inference = [](const std::string &preset, const std::string &framework) {
+        return estimate(test::parseOrFail(scenarioText(
+            "\"preset\":\"" + preset + "\"",
+            "\"mode\":\"inference\",\"micro_batch_size\":1,\"sequence_length\":4096,"
+            "\"precision\":\"bf16\"",
+            "\"gpus\":1", framework)));
+    };
+    // Multi-head latent attention (DeepSeek-V2 §2.1.2): an engine that caches the latent keeps
+    // kv_lora_rank + rope = 512 + 64 per token and layer: 61 layers * 4096 * 576 * 2 bytes.
+    const Estimate mla = inference("deepseek-v3", "megatron");
+    QCOMPARE(itemBytes(mla, "KV cache (compressed latent and rope key)"), 61.0 * 4096 * 576 * 2);
+    // transformers caches the decompressed keys (128 heads * (128 + 64)) and values (128 * 128).
+    const Estimate hf = inference("deepseek-v3", "transformers");
+    QCOMPARE(itemBytes(hf, "KV cache (decompressed per-head keys and values)"),
+             61.0 * 4096 * 128 * (192 + 128) * 2);
+    // gpt-oss-20b: 12 full layers keep 4096 tokens, 12 sliding layers 128; 8 kv heads of 64.
+    const Estimate oss = inference("gpt-oss-20b", "transformers");
+    QCOMPARE(itemBytes(oss, "KV cache"), 2.0 * 12 * 4096 * 512 * 2);
+    QCOMPARE(itemBytes(oss, "KV cache of sliding-window layers"), 2.0 * 12 * 128 * 512 * 2);
+    // MoE weights at inference: every expert is resident (gpt-oss-20b, bf16).
+    QCOMPARE(itemBytes(oss, "weights"), 20914757184.0 * 2);
 }
 
 void TestMemoryTerms::logitsAndLoss()
