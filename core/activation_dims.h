@@ -16,18 +16,6 @@ struct Dims
     double c, normIn; // activation bytes; bytes of what a norm saves of its input
 };
 
-// One tensor a layer saves for backward, per layer, for one micro-batch on this GPU.
-struct Saved
-{
-    std::string_view name;
-    std::string_view formula;
-    double bytes = 0;       // per layer, for one micro-batch on this GPU
-    bool score = false;     // an s^2 attention term (dropped by selective recompute)
-    bool keptBySac = false; // kept by torchtitan's per-op selective checkpointing
-};
-
-using Inventory = StaticVector<Saved, 64>;
-
 // Whether a linear layer keeps its input for backward (activations.cpp).
 bool linearSavesInput(const StageContext &c, std::string_view loraName);
 // A LoRA adapter's saved tensors on the linear `target` of input width `inWidth`, for

@@ -223,7 +223,9 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         inv.push_back({"softmax logsumexp per row", "b*a*s*4",
                        d.tokens * d.qWidth / double(c.m.headDim) * 4, false, true});
     }
-    if (c.s.framework == Framework::Litgpt) {
+    if (!c.lora) {
+        // no adapters (the checks below compare target names: skip them)
+    } else if (c.s.framework == Framework::Litgpt) {
         addLitgptQkvLora(c, d, inv);
     } else if (fusedQkvLoraTarget(c.t.finetune)) {
         addLora(c, d, inv, "q_proj", d.h, true); // one adapter on the fused projection
@@ -232,7 +234,8 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         addLora(c, d, inv, "k_proj", d.h, true);
         addLora(c, d, inv, "v_proj", d.h, true);
     }
-    addLora(c, d, inv, "o_proj", d.qWidth, false);
+    if (c.lora)
+        addLora(c, d, inv, "o_proj", d.qWidth, false);
 }
 
 // One MLP's saved tensors for `k` tokens per token of the micro-batch (top-k routed experts:
@@ -295,7 +298,15 @@ void addMlp(const StageContext &c, const Dims &d, Inventory &inv, LayerKind kind
         addMlpBody(c, d, inv, 1.0, d.sharedFfn);
 }
 
-Inventory layerInventory(const StageContext &c, const Dims &d, LayerKind kind)
+// The part of one layer's inventory that layers of both kinds share (its first norm, attention
+// and what follows it), or the part of the given kind (its second norm and MLP).
+enum class LayerPart
+{
+    Attention,
+    Mlp
+};
+
+Inventory layerInventory(const StageContext &c, const Dims &d, LayerKind kind, LayerPart part)
 {
     Inventory inv;
     const bool dropoutMasks = c.t.dropout > 0 && hasResidualDropout(c.m.family);
@@ -324,18 +335,21 @@ Inventory layerInventory(const StageContext &c, const Dims &d, LayerKind kind)
                            (c.m.normsPerLayer == 4 && (c.m.family == Family::Gemma2 ||
                                                        c.m.family == Family::Gemma3));
 
-    if (!preNorms)
-        addUnnormedInput(c, d, inv, attnInputSaved, attnReaders);
-    else if (c.m.normsPerLayer > 0)
-        addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved),
-                (attnInputSaved ? attnReaders : 0.0) +
-                    (sharedNorm && mlpInputSaved ? mlpReaders : 0.0));
-    addAttention(c, d, inv);
-    if (postNorms)
-        addPostNorm(c, d, inv);
-    if (dropoutMasks)
-        inv.push_back(
-            {"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
+    if (part == LayerPart::Attention) {
+        if (!preNorms)
+            addUnnormedInput(c, d, inv, attnInputSaved, attnReaders);
+        else if (c.m.normsPerLayer > 0)
+            addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved),
+                    (attnInputSaved ? attnReaders : 0.0) +
+                        (sharedNorm && mlpInputSaved ? mlpReaders : 0.0));
+        addAttention(c, d, inv);
+        if (postNorms)
+            addPostNorm(c, d, inv);
+        if (dropoutMasks)
+            inv.push_back(
+                {"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
+        return inv;
+    }
     if (!preNorms)
         addUnnormedInput(c, d, inv, mlpInputSaved, mlpReaders);
     else if (c.m.normsPerLayer > 1)
@@ -414,18 +428,34 @@ void addActivations(const StageContext &c, ItemSink &out)
     constexpr unsigned backwardPhases =
         phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
 
-    // One inventory per layer kind on this stage (a MoE model's dense layers differ in their MLP).
+    // The inventory in three parts: what every layer keeps alike (norm, attention), and the MLP
+    // part of each layer kind on this stage (a MoE model's dense layers differ only there).
     const auto groups = c.layerGroups();
-    Inventory inventories[2];
-    double layerTotals[2] = {0, 0};
-    for (int g = 0; g < 2; ++g) {
-        if (!(groups[g].count > 0))
-            continue;
-        inventories[g] = layerInventory(c, d, groups[g].kind);
-        for (const auto &e : inventories[g])
-            layerTotals[g] += e.bytes;
+    // The stages of one estimate build each part once (StageShared).
+    const LayerKind attentionKind = groups[0].count > 0 ? groups[0].kind : groups[1].kind;
+    StageShared &cache = *c.shared;
+    if (!cache.attentionReady) {
+        cache.attention = layerInventory(c, d, attentionKind, LayerPart::Attention);
+        cache.attentionReady = true;
     }
-    const double layerTotal = std::max(layerTotals[0], layerTotals[1]);
+    for (int g = 0; g < 2; ++g) {
+        const int kind = int(groups[g].kind);
+        if (groups[g].count > 0 && !cache.mlpReady[kind]) {
+            cache.mlp[kind] = layerInventory(c, d, groups[g].kind, LayerPart::Mlp);
+            cache.mlpReady[kind] = true;
+        }
+    }
+    static const Inventory none = Inventory(); // once per process
+    const Inventory *parts[3] = {
+        &cache.attention, groups[0].count > 0 ? &cache.mlp[int(groups[0].kind)] : &none,
+        groups[1].count > 0 ? &cache.mlp[int(groups[1].kind)] : &none};
+    double partTotals[3] = {0, 0, 0};
+    for (int i = 0; i < 3; ++i)
+        for (const auto &e : *parts[i])
+            partTotals[i] += e.bytes;
+    const double layerTotals[2] = {partTotals[0] + partTotals[1], partTotals[0] + partTotals[2]};
+    const double layerTotal = std::max(groups[0].count > 0 ? layerTotals[0] : 0.0,
+                                       groups[1].count > 0 ? layerTotals[1] : 0.0);
     // The kind of the stage's first layer: DeepSeek's first stage starts with dense layers.
     const int firstKind = c.stage == 0 && groups[1].count > 0 ? 1 : (groups[0].count > 0 ? 0 : 1);
 
@@ -449,42 +479,27 @@ void addActivations(const StageContext &c, ItemSink &out)
                 "torchtitan selective op AC", sacBytes, kept, savedPhases);
     }
 
-    static constexpr std::string_view inventorySource[2] = {
-        "per-layer saved-tensor inventory", "per-layer saved-tensor inventory (dense-MLP layers)"};
-    double keptPerLayer[2] = {0, 0};
-    const double counts[2] = {groups[0].count * keptShare * c.inFlight,
+    // Layers of each part's kind that keep their tensors on this stage.
+    const double counts[3] = {(groups[0].count + groups[1].count) * keptShare * c.inFlight,
+                              groups[0].count * keptShare * c.inFlight,
                               groups[1].count * keptShare * c.inFlight};
-    // What both kinds keep alike (attention, norms) is one item over all layers; only the MLP
-    // parts differ. Names are literals, so equal names share their address.
-    bool merged[64] = {};
-    double extra[64] = {};
-    bool taken[64] = {};
-    if (counts[0] > 0 && counts[1] > 0)
-        for (size_t j = 0; j < inventories[1].size(); ++j)
-            for (size_t i = 0; i < inventories[0].size(); ++i)
-                if (!taken[i] && inventories[0][i].name.data() == inventories[1][j].name.data() &&
-                    inventories[0][i].bytes == inventories[1][j].bytes) {
-                    merged[j] = taken[i] = true;
-                    extra[i] += counts[1];
-                    break;
-                }
-    for (int g = 0; g < 2 && kept > 0; ++g) {
-        if (!(counts[g] > 0))
+    static constexpr std::string_view partSource[3] = {
+        "per-layer saved-tensor inventory", "per-layer saved-tensor inventory",
+        "per-layer saved-tensor inventory (dense-MLP layers)"};
+    double keptPart[3] = {0, 0, 0};
+    for (int i = 0; i < 3 && kept > 0; ++i) {
+        if (!(counts[i] > 0))
             continue;
-        for (size_t i = 0; i < inventories[g].size(); ++i) {
-            const auto &e = inventories[g][i];
+        for (const auto &e : *parts[i]) {
             if (selective && !sac && e.score)
                 continue; // Megatron selective recompute drops the attention core
             if (sac && !e.keptBySac)
                 continue; // recomputed from the kept matmul and attention outputs
-            keptPerLayer[g] += e.bytes;
-            if (g == 1 && merged[i])
-                continue;
-            out.add(A, e.name, e.formula,
-                    g == 0 && extra[i] > 0 ? inventorySource[0] : inventorySource[g], e.bytes,
-                    counts[g] + (g == 0 ? extra[i] : 0.0), savedPhases);
+            keptPart[i] += e.bytes;
+            out.add(A, e.name, e.formula, partSource[i], e.bytes, counts[i], savedPhases);
         }
     }
+    const double keptPerLayer[2] = {keptPart[0] + keptPart[1], keptPart[0] + keptPart[2]};
     if (recomputed == 0 && kept > 0)
         // At the end of backward the first layer still holds what it saved, until its own
         // backward has consumed it (DeepSeek's first layers are dense).

@@ -40,9 +40,9 @@ constexpr double maxReportable = 4.0e18; // bytes; beyond this a number is clamp
 
 StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts,
                          const WeightList &layer, const WeightList &dense,
-                         const WeightList &globals)
+                         const WeightList &globals, StageShared *shared)
 {
-    StageContext c{s, s.model, s.training, s.parallelism, counts, layer, globals, dense};
+    StageContext c{s, s.model, s.training, s.parallelism, counts, layer, globals, dense, shared};
     const auto &t = s.training;
     const auto &p = s.parallelism;
     c.training = t.mode == Mode::Train;
@@ -330,11 +330,12 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
 }
 
 void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCounts &counts,
-                   const WeightList &layer, const WeightList &dense, const WeightList &globals)
+                   const WeightList &layer, const WeightList &dense, const WeightList &globals,
+                   StageShared *shared)
 {
     e.parameters = counts;
     e.pipelineStage = stage;
-    const StageContext c = makeContext(s, stage, counts, layer, dense, globals);
+    const StageContext c = makeContext(s, stage, counts, layer, dense, globals, shared);
     ItemSink sink(e);
     if (c.training) {
         addModelStates(c, sink);
@@ -467,14 +468,15 @@ Estimate estimate(const Scenario &s)
     const WeightList dense = s.model.isMoe() ? layerWeights(s.model, LayerKind::Dense) : layer;
     const ParameterCounts counts = countParameters(s.model, layer, dense, globals);
     Estimate best;
-    estimateStage(best, s, 0, counts, layer, dense, globals);
+    StageShared shared;
+    estimateStage(best, s, 0, counts, layer, dense, globals, &shared);
     best.firstStage = best.lastStage = best.peak;
     if (s.parallelism.pipelineParallel > 1) {
         // The first stage holds the most micro-batches in flight, the last the output layer
         // and the loss; report whichever peaks higher.
         Estimate last;
         estimateStage(last, s, int(s.parallelism.pipelineParallel - 1), counts, layer, dense,
-                      globals);
+                      globals, &shared);
         last.firstStage = best.peak;
         last.lastStage = last.peak;
         best.lastStage = last.peak;

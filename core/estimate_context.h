@@ -4,11 +4,32 @@
 
 #include "estimate.h"
 #include "model_weights.h"
+#include "saved_inventory.h"
 
 #include <algorithm>
 #include <array>
 
 namespace vramplan {
+
+// Per-layer sums of one layer kind's weights (states.cpp): they do not depend on the pipeline
+// stage, so the stages of one estimate compute them once (StageShared).
+struct LayerStateSums
+{
+    bool ready = false;
+    double oneLayer = 0, oneLayerLinear = 0; // local elements (quantizable ones)
+    double paramsTrainable = 0, trainable = 0, optimizer = 0, optimizerSharded = 0;
+    double grads = 0, master = 0, frozenQuant = 0, frozenOther = 0, largestQuantised = 0;
+};
+
+// What the stages of one estimate share and compute once: the layer kinds' state sums and the
+// activation inventory (its attention part, and the MLP part of each layer kind). Neither
+// depends on the stage: only how many layers of each kind a stage holds does.
+struct StageShared
+{
+    LayerStateSums states[2]; // by LayerKind
+    bool attentionReady = false, mlpReady[2] = {false, false};
+    Inventory attention, mlp[2]; // mlp by LayerKind
+};
 
 struct StageContext
 {
@@ -20,6 +41,7 @@ struct StageContext
     const WeightList &layer;      // one layer's tensors (of the model's main kind)
     const WeightList &globals;    // embeddings, final norm, heads
     const WeightList &denseLayer; // a dense layer of a MoE model (same as `layer` otherwise)
+    StageShared *shared = nullptr; // what the stages share (estimate() owns it; never null)
 
     bool training = true;
     bool full = true;  // full fine-tune (every weight trainable)

@@ -134,13 +134,62 @@ struct LocalSizes
     double root = 0; // embeddings, final norm and heads held on this stage
 };
 
+// One layer's weight, gradient and optimizer bytes on this GPU (sharded as the layout says).
+LayerStateSums layerStateSums(const StageContext &c, const WeightList &weights)
+{
+    LayerStateSums sums;
+    sums.ready = true;
+    const double tp = double(c.tp);
+    const double dp = c.shardGroup();
+    const double dpExpert = std::max(1.0, dp / double(c.ep));
+    const bool z1 = c.p.zeroStage >= 1, z2 = c.p.zeroStage >= 2, z3 = c.p.zeroStage >= 3;
+    const double wb = weightBytes(c);
+    const double gb = gradientBytes(c);
+    const double sb = stateBytes(c);
+    const bool master = mixedMaster(c.t.precision) && c.s.framework != Framework::Torchtitan;
+    const int64_t bits = c.t.finetune.baseWeightBits;
+    for (const auto &t : weights) {
+        double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+        if (t.place == WeightPlace::Expert)
+            n /= double(c.ep);
+        sums.oneLayer += n;
+        if (t.quantizable)
+            sums.oneLayerLinear += n;
+        const double shard = t.place == WeightPlace::Expert ? dpExpert : dp;
+        const double paramDiv = z3 ? shard : 1.0;
+        if (c.full) {
+            sums.paramsTrainable += n * wb / paramDiv;
+            sums.trainable += n;
+            const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, true);
+            sums.optimizer += ob;
+            sums.optimizerSharded += ob / (z1 ? shard : 1.0);
+            sums.grads += n * gb / (z2 ? shard : 1.0);
+            if (master)
+                sums.master += n * 4 / (z1 ? shard : 1.0);
+        } else {
+            // The frozen base: QLoRA quantises the linear layers; norms and router stay 16-bit.
+            double bytes = 2;
+            if (t.quantizable && bits == 4)
+                bytes = nf4BytesPerWeight;
+            else if (t.quantizable && bits == 8)
+                bytes = 1.0 + 4.0 / 4096; // LLM.int8: int8 codes and fp32 row scales
+            else if (bits >= 16)
+                bytes = std::max(double(bits) / 8.0, wb); // AMP keeps the base in fp32
+            (t.quantizable && bits < 16 ? sums.frozenQuant : sums.frozenOther) +=
+                n * bytes / paramDiv;
+            if (t.quantizable && bits == 4)
+                sums.largestQuantised = std::max(sums.largestQuantised, n);
+        }
+    }
+    return sums;
+}
+
 } // namespace
 
 void addModelStates(const StageContext &c, ItemSink &out)
 {
     const double tp = double(c.tp);
     const double dp = c.shardGroup();
-    const double dpExpert = std::max(1.0, dp / double(c.ep));
     const bool z1 = c.p.zeroStage >= 1, z2 = c.p.zeroStage >= 2, z3 = c.p.zeroStage >= 3;
     const bool offloadStates = c.p.offloadOptimizer != Offload::None;
     const bool offloadParams = z3 && c.p.offloadParameters != Offload::None;
@@ -160,21 +209,10 @@ void addModelStates(const StageContext &c, ItemSink &out)
     const unsigned gradLife = fw == Framework::Megatron            ? steadyPhases
                               : c.t.gradientAccumulationSteps > 1 ? trainingPhases
                                                                   : gradientPhases;
-    double largestTensor = 0; // elements of the largest local weight
-    for (const auto &group : c.layerGroups())
-        for (const auto &t : group.weights)
-            largestTensor = std::max(
-                largestTensor, double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
-    for (const auto &t : c.globals)
-        largestTensor =
-            std::max(largestTensor, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
 
     LocalSizes size;
     double optimizerElementsBytes = 0; // optimizer bytes before sharding
     double trainable = 0;
-    auto shardOf = [&](const WeightTensor &t) {
-        return t.place == WeightPlace::Expert ? dpExpert : dp;
-    };
 
     // --- per-layer tensors --------------------------------------------------------------
     double frozenQuantBytes = 0, frozenOtherBytes = 0;
@@ -184,42 +222,19 @@ void addModelStates(const StageContext &c, ItemSink &out)
         const double L = group.count;
         if (!(L > 0))
             continue;
-        double oneLayer = 0, oneLayerLinear = 0;
-        for (const auto &t : group.weights) {
-            double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
-            if (t.place == WeightPlace::Expert)
-                n /= double(c.ep);
-            oneLayer += n;
-            if (t.quantizable)
-                oneLayerLinear += n;
-            const double shard = shardOf(t);
-            const double paramDiv = z3 ? shard : 1.0;
-            if (c.full) {
-                paramsTrainable += n * L * wb / paramDiv;
-                trainable += n * L;
-                const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, true) * L;
-                optimizerElementsBytes += ob;
-                optimizerSharded += ob / (z1 ? shard : 1.0);
-                gradsSharded += n * L * gb / (z2 ? shard : 1.0);
-                if (master)
-                    masterSharded += n * L * 4 / (z1 ? shard : 1.0);
-            } else {
-                // The frozen base: QLoRA quantises the linear layers; norms and router stay
-                // 16-bit.
-                const int64_t bits = c.t.finetune.baseWeightBits;
-                double bytes = 2;
-                if (t.quantizable && bits == 4)
-                    bytes = nf4BytesPerWeight;
-                else if (t.quantizable && bits == 8)
-                    bytes = 1.0 + 4.0 / 4096; // LLM.int8: int8 codes and fp32 row scales
-                else if (bits >= 16)
-                    bytes = std::max(double(bits) / 8.0, wb); // AMP keeps the base in fp32
-                (t.quantizable && bits < 16 ? frozenQuantBytes : frozenOtherBytes) +=
-                    n * L * bytes / paramDiv;
-                if (t.quantizable && bits == 4)
-                    largestQuantised = std::max(largestQuantised, n);
-            }
-        }
+        LayerStateSums &sums = c.shared->states[int(group.kind)];
+        if (!sums.ready)
+            sums = layerStateSums(c, group.weights);
+        const double oneLayer = sums.oneLayer, oneLayerLinear = sums.oneLayerLinear;
+        paramsTrainable += sums.paramsTrainable * L;
+        trainable += sums.trainable * L;
+        optimizerElementsBytes += sums.optimizer * L;
+        optimizerSharded += sums.optimizerSharded * L;
+        gradsSharded += sums.grads * L;
+        masterSharded += sums.master * L;
+        frozenQuantBytes += sums.frozenQuant * L;
+        frozenOtherBytes += sums.frozenOther * L;
+        largestQuantised = std::max(largestQuantised, sums.largestQuantised);
         // The largest layer decides what one gathered layer costs (a MoE layer in a MoE model).
         if (oneLayer > size.oneLayer) {
             size.oneLayer = oneLayer;
@@ -309,6 +324,14 @@ void addModelStates(const StageContext &c, ItemSink &out)
         offloadParams || (offloadStates && fw == Framework::Deepspeed && z1);
     double grads = (c.full ? gradsSharded : adapterGradBytes) * (gradsOffloaded ? 0.0 : 1.0);
     if (c.optimizerInBackward) {
+        double largestTensor = 0; // elements of the largest local weight
+        for (const auto &group : c.layerGroups())
+            for (const auto &t : group.weights)
+                largestTensor = std::max(largestTensor, double(t.rows) * double(t.cols) /
+                                                            (t.tensorParallel ? tp : 1.0));
+        for (const auto &t : c.globals)
+            largestTensor =
+                std::max(largestTensor, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
         // Each parameter is stepped, and its gradient freed, as soon as backward produces it
         // (torchtune optimizer_in_bwd): one tensor's gradient at a time.
         grads = std::min(grads, largestTensor * gb);
