@@ -99,7 +99,84 @@ MODELS = {
     },
 }
 
+
+# Families of transformers >= 4.47 (model code after v4.57). Real widths of small public
+# checkpoints, 2 layers; vocabularies reduced to 32000 where the real one would dominate memory
+# and time (all but Qwen3-0.6B's), and fewer routed experts than the checkpoints have, with the
+# real top-k and expert widths (the per-layer saves of an MoE block depend on the tokens
+# dispatched, b*s*top_k, not on the expert count).
+_V457_COMMON = {
+    "norm": "rmsnorm", "bias": False, "qkv_bias": False, "lm_head_bias": False, "positions": "rope",
+    "parallel_block": False, "norms_per_layer": 2, "token_types": 0, "pooler": False, "head": "lm",
+    "o_bias": False, "qk_norm": "none", "sliding_window": 0, "sliding_layers": 0,
+    "attention_softcap": 0, "final_softcap": 0, "attention_sinks": False,
+    "ffn_type": "swiglu", "hidden_act": "silu",
+}
+_DEEPSEEK = dict(_V457_COMMON, **{  # DeepSeek-V2-Lite widths (MLA of V2/V3: kv_lora_rank 512,
+    # rope 64, nope 128, v 128), with V3's q_lora_rank 1536; 16 of its 64 routed experts, top-6,
+    # 2 shared experts of 1408; the V3 router (sigmoid, e_score_correction_bias)
+    "family": "deepseek_v3", "layers": 2, "hidden_size": 2048, "attention_heads": 16, "kv_heads": 16,
+    "head_dim": 192, "ffn_hidden_size": 10944, "vocab_size": 32000, "tied_embeddings": False,
+    "max_positions": 163840,
+    "mla": {"q_lora_rank": 1536, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128,
+            "v_head_dim": 128},
+    "moe": {"experts": 16, "experts_per_token": 6, "expert_ffn_hidden_size": 1408, "shared_experts": 2,
+            "shared_expert_ffn_hidden_size": 1408, "dense_layers": 1, "layer_step": 1,
+            "router_bias": False, "expert_bias": False, "score_correction_bias": True,
+            "normalize_top_k": True, "router": "sigmoid"},
+})
+MODELS.update({
+    "qwen3-06b": dict(_V457_COMMON, **{  # Qwen/Qwen3-0.6B widths, real vocabulary
+        "family": "qwen3", "layers": 2, "hidden_size": 1024, "attention_heads": 16, "kv_heads": 8,
+        "head_dim": 128, "ffn_hidden_size": 3072, "vocab_size": 151936, "tied_embeddings": True,
+        "max_positions": 40960, "qk_norm": "head",
+    }),
+    "qwen3moe-30ba3b": dict(_V457_COMMON, **{  # Qwen/Qwen3-30B-A3B attention and expert widths;
+        # 16 of its 128 experts, top-8
+        "family": "qwen3_moe", "layers": 2, "hidden_size": 2048, "attention_heads": 32, "kv_heads": 4,
+        "head_dim": 128, "ffn_hidden_size": 6144, "vocab_size": 32000, "tied_embeddings": False,
+        "max_positions": 40960, "qk_norm": "head",
+        "moe": {"experts": 16, "experts_per_token": 8, "expert_ffn_hidden_size": 768, "shared_experts": 0,
+                "shared_expert_ffn_hidden_size": 0, "dense_layers": 0, "layer_step": 1,
+                "router_bias": False, "expert_bias": False, "score_correction_bias": False,
+                "normalize_top_k": True, "router": "softmax"},
+    }),
+    "deepseekv3-mla": _DEEPSEEK,  # layer 0 dense, layer 1 (measured) MoE
+    "deepseekv3-dense": dict(_DEEPSEEK, moe=dict(_DEEPSEEK["moe"], dense_layers=2)),  # both dense
+    "deepseekv2lite": dict(_DEEPSEEK, mla=dict(_DEEPSEEK["mla"], q_lora_rank=0)),  # plain q_proj
+    "gptoss20b": dict(_V457_COMMON, **{  # openai/gpt-oss-20b widths; 8 of its 32 experts, top-4
+        "family": "gpt_oss", "layers": 2, "hidden_size": 2880, "attention_heads": 64, "kv_heads": 8,
+        "head_dim": 64, "ffn_hidden_size": 2880, "vocab_size": 32000, "tied_embeddings": False,
+        "qkv_bias": True, "o_bias": True, "max_positions": 131072, "sliding_window": 128,
+        "sliding_layers": 1, "attention_sinks": True,
+        "moe": {"experts": 8, "experts_per_token": 4, "expert_ffn_hidden_size": 2880, "shared_experts": 0,
+                "shared_expert_ffn_hidden_size": 0, "dense_layers": 0, "layer_step": 1,
+                "router_bias": True, "expert_bias": True, "score_correction_bias": False,
+                "normalize_top_k": True, "router": "softmax"},
+    }),
+    "gemma2-2b": dict(_V457_COMMON, **{  # google/gemma-2-2b widths
+        "family": "gemma2", "layers": 2, "hidden_size": 2304, "attention_heads": 8, "kv_heads": 4,
+        "head_dim": 256, "ffn_hidden_size": 9216, "ffn_type": "geglu", "hidden_act": "gelu",
+        "vocab_size": 32000, "tied_embeddings": True, "max_positions": 8192, "norms_per_layer": 4,
+        "sliding_window": 4096, "sliding_layers": 1, "attention_softcap": 50.0, "final_softcap": 30.0,
+    }),
+    "gemma3-1b": dict(_V457_COMMON, **{  # google/gemma-3-1b-pt widths (both layers sliding: 5:1)
+        "family": "gemma3", "layers": 2, "hidden_size": 1152, "attention_heads": 4, "kv_heads": 1,
+        "head_dim": 256, "ffn_hidden_size": 6912, "ffn_type": "geglu", "hidden_act": "gelu",
+        "vocab_size": 32000, "tied_embeddings": True, "max_positions": 32768, "norms_per_layer": 4,
+        "qk_norm": "head", "sliding_window": 512, "sliding_layers": 2,
+    }),
+    "olmo2-1b": dict(_V457_COMMON, **{  # allenai/OLMo-2-0425-1B widths
+        "family": "olmo2", "layers": 2, "hidden_size": 2048, "attention_heads": 16, "kv_heads": 16,
+        "head_dim": 128, "ffn_hidden_size": 8192, "vocab_size": 32000, "tied_embeddings": False,
+        "max_positions": 4096, "qk_norm": "full",
+    }),
+})
+
 LLAMA_ALL = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+ATTN4 = ["q_proj", "k_proj", "v_proj", "o_proj"]
+MLA_Q_LORA = ["q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"]
+MLA_PLAIN_Q = ["q_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"]
 
 # (model, attention, precision, optimizer, dropout, recompute, lora, batch, seq)
 # lora: None, or (targets, lora_dropout, rank)
@@ -145,6 +222,39 @@ GRID = [
     ("pythia14b", "eager", "fp32", "sgd", 0.0, "none", None, 1, 384),
     ("pythia14b", "sdpa", "bf16", "adamw", 0.1, "none", None, 1, 384),
     ("pythia14b", "flash", "amp_bf16", "adamw", 0.0, "full", None, 1, 384),
+    # transformers >= 4.47 families (model code after v4.57)
+    ("qwen3-06b", "eager", "bf16", "adamw", 0.0, "none", None, 1, 320),
+    ("qwen3-06b", "sdpa", "fp32", "adamw", 0.0, "none", None, 1, 320),
+    ("qwen3-06b", "flash", "amp_bf16", "adamw", 0.0, "none", None, 1, 320),
+    ("qwen3-06b", "sdpa", "bf16", "adamw", 0.0, "none", (LLAMA_ALL, 0.05, 16), 1, 320),
+    ("qwen3-06b", "flash", "bf16", "adamw", 0.0, "full", None, 1, 320),
+    ("qwen3moe-30ba3b", "eager", "bf16", "adamw", 0.0, "none", None, 1, 288),
+    ("qwen3moe-30ba3b", "sdpa", "amp_bf16", "sgd", 0.0, "none", None, 1, 288),
+    ("qwen3moe-30ba3b", "flash", "bf16", "adamw", 0.0, "none", (ATTN4, 0.05, 16), 1, 288),
+    ("qwen3moe-30ba3b", "sdpa", "bf16", "sgd", 0.0, "full", None, 1, 288),
+    ("deepseekv3-mla", "eager", "bf16", "sgd", 0.0, "none", None, 1, 272),
+    ("deepseekv3-mla", "flash", "bf16", "adamw", 0.0, "none", None, 1, 272),
+    ("deepseekv3-mla", "sdpa", "amp_bf16", "adamw", 0.0, "none", (MLA_Q_LORA, 0.05, 16), 1, 272),
+    ("deepseekv3-mla", "sdpa", "fp32", "sgd", 0.0, "none", None, 1, 272),
+    ("deepseekv3-dense", "eager", "amp_bf16", "sgd", 0.0, "none", None, 1, 272),
+    ("deepseekv3-dense", "flash", "bf16", "adamw", 0.0, "full", None, 1, 272),
+    ("deepseekv2lite", "sdpa", "bf16", "adamw", 0.0, "none", None, 1, 272),
+    ("deepseekv2lite", "flash", "bf16", "adamw", 0.0, "none", (MLA_PLAIN_Q, 0.05, 16), 1, 272),
+    ("gptoss20b", "eager", "bf16", "sgd", 0.0, "none", None, 1, 200),
+    ("gptoss20b", "eager", "amp_bf16", "adamw", 0.0, "none", (ATTN4, 0.05, 16), 1, 200),
+    ("gptoss20b", "eager", "bf16", "sgd", 0.0, "full", None, 1, 200),
+    ("gemma2-2b", "eager", "fp32", "adamw", 0.0, "none", None, 1, 320),
+    ("gemma2-2b", "eager", "bf16", "adamw", 0.0, "none", None, 1, 320),
+    ("gemma2-2b", "sdpa", "amp_bf16", "adamw", 0.0, "none", None, 1, 320),
+    ("gemma2-2b", "flash", "bf16", "adamw", 0.0, "full", (LLAMA_ALL, 0.05, 16), 1, 320),
+    ("gemma3-1b", "eager", "bf16", "adamw", 0.0, "none", None, 2, 384),
+    ("gemma3-1b", "sdpa", "fp32", "adamw", 0.0, "none", None, 2, 384),
+    ("gemma3-1b", "flash", "amp_bf16", "adamw", 0.0, "none", None, 2, 384),
+    ("gemma3-1b", "sdpa", "bf16", "adamw", 0.0, "full", None, 2, 384),
+    ("olmo2-1b", "eager", "fp32", "sgd", 0.0, "none", None, 1, 352),
+    ("olmo2-1b", "sdpa", "bf16", "adamw", 0.0, "none", None, 1, 352),
+    ("olmo2-1b", "flash", "bf16", "adamw", 0.0, "none", (LLAMA_ALL, 0.05, 16), 1, 352),
+    ("olmo2-1b", "sdpa", "amp_bf16", "sgd_momentum", 0.0, "full", None, 1, 352),
 ]
 
 PRECISION_NAMES = {"fp32": "fp32", "bf16": "bf16", "amp_bf16": "amp"}
@@ -174,7 +284,22 @@ def make_scenario(model, attn, prec, opt, drop, rc, lora, b, s):
             3 * m["hidden_size"], m["vocab_size"], b}
     if lora:
         dims.add(lora[2])
+    moe, mla = m.get("moe") or {}, m.get("mla") or {}
+    for key in ("experts", "experts_per_token", "expert_ffn_hidden_size", "shared_experts",
+                "shared_expert_ffn_hidden_size"):
+        if moe.get(key):
+            dims.add(moe[key])
+    if moe.get("shared_experts"):
+        dims.add(moe["shared_experts"] * moe["shared_expert_ffn_hidden_size"])
+    if mla:
+        qk = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
+        dims |= {v for v in mla.values() if v}
+        dims |= {qk, mla["kv_lora_rank"] + mla["qk_rope_head_dim"], m["attention_heads"] * qk,
+                 m["attention_heads"] * mla["v_head_dim"],
+                 m["attention_heads"] * (mla["qk_nope_head_dim"] + mla["v_head_dim"])}
     assert s not in dims, f"{model}: sequence {s} equals a model dimension"
+    if m.get("attention_sinks"):  # the probabilities are [b, heads, s, s + 1]
+        assert s + 1 not in dims, f"{model}: sequence {s} + 1 equals a model dimension"
     return {
         "format": "vramplan-scenario",
         "version": 1,

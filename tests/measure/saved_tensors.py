@@ -4,9 +4,11 @@
 Usage: /usr/bin/python3 tests/measure/saved_tensors.py SCENARIO.json [--id ID] [--out FILE]
 
 The script reads a vramplan scenario file, builds the model the way Hugging Face transformers
-(v4.40-v4.45) writes that family, with random weights, and runs one training step (forward, loss,
-backward, optimizer.step) with PyTorch on the CPU. It prints (or writes) a JSON array of fixture
-entries in the format of shared/validation/measured.json, one per metric:
+writes that family (v4.40-v4.45 for llama, mistral, qwen2, gpt2, bert, phi, gpt_neox; v4.57 for
+qwen3, qwen3_moe, deepseek_v3, gpt_oss, gemma2, gemma3, olmo2), with random weights, and runs one
+training step (forward, loss, backward, optimizer.step) with PyTorch on the CPU. It prints (or
+writes) a JSON array of fixture entries in the format of shared/validation/measured.json, one per
+metric:
 
 - saved_per_layer: bytes of the tensors autograd saves for backward inside the middle transformer
   block (torch.autograd.graph.saved_tensors_hooks; each underlying storage counted once; storages
@@ -42,6 +44,7 @@ CUDA run with PyTorch 2.x:
 import argparse
 import contextlib
 import datetime
+import functools
 import json
 import math
 import os
@@ -59,7 +62,13 @@ from torch.overrides import TorchFunctionMode
 SCRIPT_PATH = "tests/measure/saved_tensors.py"
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
-SUPPORTED_FAMILIES = ("llama", "mistral", "qwen2", "gpt2", "bert", "phi", "gpt_neox")
+# Families whose code follows transformers v4.40-v4.45 (see "Choices that follow a particular
+# transformers version" in README.md) ...
+V445_FAMILIES = ("llama", "mistral", "qwen2", "gpt2", "bert", "phi", "gpt_neox")
+# ... and families that exist only in transformers >= 4.47, built after v4.57 (attention
+# interface, masking_utils, loss_function, GradientCheckpointingLayer).
+V457_FAMILIES = ("qwen3", "qwen3_moe", "deepseek_v3", "gpt_oss", "gemma2", "gemma3", "olmo2")
+SUPPORTED_FAMILIES = V445_FAMILIES + V457_FAMILIES
 SUPPORTED_PRECISIONS = ("fp32", "bf16", "amp_bf16")
 SUPPORTED_OPTIMIZERS = ("sgd", "sgd_momentum", "adam", "adamw")
 
@@ -134,9 +143,49 @@ def _fields_from_hf_config(cfg):
     return out
 
 
+def _v457_family_defaults(fam, m):
+    """applyFamilyDefaults for the families of transformers >= 4.47 (fields the file leaves out).
+    Called after the generic defaults; the newer fields exist only for these families here."""
+    gemma = fam in ("gemma2", "gemma3")
+    if gemma:
+        m["ffn_type"] = m.get("_given_ffn_type", "geglu")
+        m["hidden_act"] = m.get("_given_hidden_act", "gelu")
+        m["tied_embeddings"] = m.get("_given_tied_embeddings", True)
+        m["norms_per_layer"] = m.get("_given_norms_per_layer", 4)
+    if fam == "gpt_oss":
+        m["qkv_bias"] = m.get("_given_qkv_bias", True)
+    for k in [k for k in m if k.startswith("_given_")]:
+        del m[k]
+    m.setdefault("o_bias", fam == "gpt_oss")
+    m.setdefault("qk_norm", {"qwen3": "head", "qwen3_moe": "head", "gemma3": "head",
+                             "olmo2": "full"}.get(fam, "none"))
+    m.setdefault("sliding_window", 0)
+    m.setdefault("sliding_layers", 0)
+    m.setdefault("attention_softcap", 0)
+    m.setdefault("final_softcap", 0)
+    m.setdefault("attention_sinks", fam == "gpt_oss")
+    if isinstance(m.get("moe"), dict):
+        moe = m["moe"]
+        moe.setdefault("router", "sigmoid" if fam == "deepseek_v3" else "softmax")
+        moe.setdefault("score_correction_bias", fam == "deepseek_v3")
+        moe.setdefault("router_bias", fam == "gpt_oss")
+        moe.setdefault("expert_bias", fam == "gpt_oss")
+        moe.setdefault("shared_experts", 0)
+        moe.setdefault("shared_expert_ffn_hidden_size", 0)
+        moe.setdefault("dense_layers", 0)
+        moe.setdefault("layer_step", 1)
+        moe.setdefault("normalize_top_k", fam != "gpt_oss")
+
+
 def _family_defaults(m):
     """The defaults of core/scenario_json.cpp applyFamilyDefaults, for fields the file leaves out."""
     fam = m.get("family", "llama")
+    if fam in V457_FAMILIES:
+        # The generic defaults below are those of the older families; remember what the file
+        # gave, so that _v457_family_defaults can apply the newer families' own defaults.
+        for k in ("ffn_type", "hidden_act", "tied_embeddings", "norms_per_layer", "qkv_bias"):
+            if k in m:
+                m["_given_" + k] = m[k]
     gelu = fam in ("gpt2", "bert", "phi", "gpt_neox", "falcon")
     m.setdefault("ffn_type", "gelu" if gelu else ("geglu" if fam == "gemma" else "swiglu"))
     m.setdefault("hidden_act", "gelu_tanh_python" if fam in ("gpt2", "phi")
@@ -154,6 +203,8 @@ def _family_defaults(m):
     m.setdefault("max_positions", 512 if fam == "bert" else 4096)
     m.setdefault("head", "lm")
     m.setdefault("classifier_labels", 2)
+    if fam in V457_FAMILIES:
+        _v457_family_defaults(fam, m)
     if "ffn_hidden_size" not in m and "hidden_size" in m:
         h = m["hidden_size"]
         m["ffn_hidden_size"] = 4 * h if m["ffn_type"] == "gelu" else ((8 * h // 3 + 255) // 256) * 256
@@ -179,8 +230,9 @@ def resolve_model(model):
         if m["hidden_size"] % m["attention_heads"]:
             raise ScenarioError("model.hidden_size: not divisible by attention_heads")
         m["head_dim"] = m["hidden_size"] // m["attention_heads"]
-    if m.get("moe") and m["moe"].get("experts", 0) > 0:
-        raise ScenarioError("model.moe: mixture-of-experts models are not built by this script")
+    if m.get("moe") and m["moe"].get("experts", 0) > 0 and m["family"] not in V457_FAMILIES:
+        raise ScenarioError("model.moe: mixture-of-experts models are not built by this script "
+                            "for family " + str(m["family"]))
     return m
 
 
@@ -244,7 +296,133 @@ class Spec:
         self.lora_rank = int(ft["lora_rank"])
         self.lora_targets = list(ft["lora_targets"])
         self.lora_dropout = float(ft["lora_dropout"])
+        self.v457 = self.family in V457_FAMILIES
+        if self.v457:
+            self._read_v457_fields(m)
         self._check(m, t, p)
+        if self.v457:
+            self._check_v457(m)
+
+    def _read_v457_fields(self, m):
+        self.o_bias = bool(m["o_bias"])
+        self.qk_norm = m["qk_norm"]
+        self.sliding_window = int(m["sliding_window"] or 0)
+        self.sliding_layers = int(m["sliding_layers"] or 0)
+        self.attention_softcap = float(m["attention_softcap"] or 0)
+        self.final_softcap = float(m["final_softcap"] or 0)
+        self.attention_sinks = bool(m["attention_sinks"])
+        self.hidden_act = m["hidden_act"]
+        self.norms_per_layer = int(m["norms_per_layer"])
+        mla = m.get("mla") or None
+        self.mla = None
+        if mla and int(mla.get("kv_lora_rank", 0)) > 0:
+            self.mla = {k: int(mla.get(k, 0) or 0) for k in
+                        ("q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim")}
+            self.mla["qk_head_dim"] = self.mla["qk_nope_head_dim"] + self.mla["qk_rope_head_dim"]
+        moe = m.get("moe") or None
+        self.moe = None
+        if moe and int(moe.get("experts", 0)) > 0:
+            self.moe = {
+                "experts": int(moe["experts"]),
+                "top_k": int(moe.get("experts_per_token") or min(2, int(moe["experts"]))),
+                "ffn": int(moe["expert_ffn_hidden_size"]),
+                "shared": int(moe.get("shared_experts", 0) or 0),
+                "shared_ffn": int(moe.get("shared_expert_ffn_hidden_size", 0) or 0),
+                "dense_layers": int(moe.get("dense_layers", 0) or 0),
+                "layer_step": int(moe.get("layer_step", 1) or 1),
+                "router_bias": bool(moe["router_bias"]),
+                "expert_bias": bool(moe["expert_bias"]),
+                "score_correction_bias": bool(moe["score_correction_bias"]),
+                "normalize_top_k": bool(moe["normalize_top_k"]),
+                "router": moe["router"],
+            }
+
+    def layer_is_sliding(self, i):
+        """Which layers are sliding-window layers, as each family's config builds layer_types
+        (transformers v4.57): Gemma 2 and gpt-oss alternate, starting with a sliding layer;
+        Gemma 3 has every sixth layer global (sliding_window_pattern 6)."""
+        if self.sliding_window <= 0:
+            return False
+        if self.family in ("gemma2", "gpt_oss"):
+            return i % 2 == 0
+        if self.family == "gemma3":
+            return (i + 1) % 6 != 0
+        return False
+
+    def layer_is_moe(self, i):
+        """Qwen3MoeDecoderLayer: not in mlp_only_layers (here: the first dense_layers) and
+        (i + 1) % decoder_sparse_step == 0; DeepseekV3DecoderLayer: i >= first_k_dense_replace;
+        gpt-oss: every layer."""
+        if self.moe is None:
+            return False
+        if self.family == "qwen3_moe":
+            return i >= self.moe["dense_layers"] and (i + 1) % self.moe["layer_step"] == 0
+        return i >= self.moe["dense_layers"]
+
+    def _check_v457(self, m):
+        fam = self.family
+
+        def need(cond, field, msg):
+            if not cond:
+                raise ScenarioError(f"{field}: {msg}")
+        need(not self.bias, "model.bias", f"{fam} has no bias on every linear (use qkv_bias / o_bias)")
+        need(self.hidden_act == ("gelu" if fam in ("gemma2", "gemma3") else "silu"), "model.hidden_act",
+             f"{fam} is built with " + ("gelu (gelu_pytorch_tanh)" if fam.startswith("gemma") else "silu"))
+        need(self.norms_per_layer == (4 if fam in ("gemma2", "gemma3") else 2), "model.norms_per_layer",
+             f"{fam} has {4 if fam.startswith('gemma') else 2} norms per layer")
+        want_qk = {"qwen3": "head", "qwen3_moe": "head", "gemma3": "head", "olmo2": "full"}.get(fam, "none")
+        need(self.qk_norm == want_qk, "model.qk_norm", f"{fam}'s code has qk_norm '{want_qk}'")
+        need(self.attention_sinks == (fam == "gpt_oss"), "model.attention_sinks",
+             "only gpt_oss has (and always has) attention sinks")
+        need(self.attention_softcap == 0 or fam == "gemma2", "model.attention_softcap",
+             "only Gemma 2 soft-caps attention logits (Gemma3Attention passes no softcap)")
+        need(self.final_softcap == 0 or fam in ("gemma2", "gemma3"), "model.final_softcap",
+             "only Gemma 2 / 3 soft-cap the final logits")
+        need((self.mla is not None) == (fam == "deepseek_v3"), "model.mla",
+             "deepseek_v3 (and only it) has multi-head latent attention")
+        need((self.moe is not None) == (fam in ("qwen3_moe", "deepseek_v3", "gpt_oss")), "model.moe",
+             f"{fam} " + ("needs" if fam in ("qwen3_moe", "deepseek_v3", "gpt_oss") else "has no") + " experts")
+        if self.mla is not None:
+            need(self.kv_heads == self.heads, "model.kv_heads", "with mla, kv_heads = attention_heads")
+            need(self.mla["qk_rope_head_dim"] % 2 == 0 and self.mla["qk_rope_head_dim"] > 0,
+                 "model.mla.qk_rope_head_dim", "must be even and positive")
+        want_sliding = sum(1 for i in range(self.layers) if self.layer_is_sliding(i))
+        if self.sliding_window > 0:
+            need(fam in ("gemma2", "gemma3", "gpt_oss"), "model.sliding_window",
+                 f"{fam} is built without sliding-window layers")
+        need(self.sliding_layers == want_sliding, "model.sliding_layers",
+             f"{fam}'s layer_types make {want_sliding} of {self.layers} layers sliding-window layers")
+        if self.attention == "sdpa" and want_sliding and self.seq >= self.sliding_window:
+            raise ScenarioError("training.sequence_length: a sliding-window layer with the sequence "
+                                "at least as long as the window gets an explicit mask in sdpa "
+                                "(memory-efficient kernel with an attn_bias); not emulated")
+        if fam == "gpt_oss" and self.attention != "eager":
+            raise ScenarioError("training.attention: transformers v4.57 has no sdpa for gpt_oss "
+                                "(_supports_sdpa = False), and flash_attention_2 would drop the "
+                                "sinks (they need the vllm-flash-attn3 hub kernel); only eager")
+        moe = self.moe
+        if moe is not None:
+            need(moe["top_k"] <= moe["experts"], "model.moe.experts_per_token", "must not exceed experts")
+            need(moe["router"] == ("sigmoid" if fam == "deepseek_v3" else "softmax"), "model.moe.router",
+                 f"{fam}'s router is " + ("sigmoid" if fam == "deepseek_v3" else "softmax"))
+            need(moe["score_correction_bias"] == (fam == "deepseek_v3"), "model.moe.score_correction_bias",
+                 "only DeepSeek-V3's router has (and always has) e_score_correction_bias")
+            need(moe["router_bias"] == (fam == "gpt_oss") and moe["expert_bias"] == (fam == "gpt_oss"),
+                 "model.moe.router_bias", "only gpt-oss's router and experts have (and always have) biases")
+            need(moe["shared"] == 0 or fam == "deepseek_v3", "model.moe.shared_experts",
+                 f"{fam} has no shared experts")
+            if fam == "deepseek_v3":
+                need(moe["shared"] == 0 or moe["shared_ffn"] > 0, "model.moe.shared_expert_ffn_hidden_size",
+                     "must be given with shared experts")
+                need(moe["layer_step"] == 1, "model.moe.layer_step", "DeepSeek-V3 has every layer from "
+                     "first_k_dense_replace on an MoE layer")
+            if fam == "gpt_oss":
+                need(moe["dense_layers"] == 0 and moe["layer_step"] == 1, "model.moe.dense_layers",
+                     "every gpt-oss layer is an MoE layer")
+                need(moe["ffn"] == self.ffn, "model.moe.expert_ffn_hidden_size",
+                     "gpt-oss's experts are intermediate_size wide (= ffn_hidden_size)")
+            need(self.layer_is_moe(self.layers // 2) or fam == "deepseek_v3", "model.moe",
+                 "the middle layer (the one measured) should be an MoE layer")
 
     def _check(self, m, t, p):
         if t["mode"] != "train":
@@ -284,6 +462,10 @@ class Spec:
             "qwen2": ("swiglu", "rmsnorm"), "gpt2": ("gelu", "layernorm"),
             "bert": ("gelu", "layernorm"), "phi": ("gelu", "layernorm"),
             "gpt_neox": ("gelu", "layernorm"),
+            "qwen3": ("swiglu", "rmsnorm"), "qwen3_moe": ("swiglu", "rmsnorm"),
+            "deepseek_v3": ("swiglu", "rmsnorm"), "gpt_oss": ("swiglu", "rmsnorm"),
+            "olmo2": ("swiglu", "rmsnorm"), "gemma2": ("geglu", "rmsnorm"),
+            "gemma3": ("geglu", "rmsnorm"),
         }[self.family]
         if (m["ffn_type"], m["norm"]) != expected:
             raise ScenarioError(f"model: family {self.family} is built with ffn_type "
@@ -346,7 +528,8 @@ def _amp_cast(x, dtype):
     if cacheable and id(x) in _AMP["cache"]:
         return _AMP["cache"][id(x)][1]
     y = x.to(dtype)
-    if isinstance(x, nn.Parameter):
+    if isinstance(x, nn.Parameter) or isinstance(x._base, nn.Parameter):
+        # (a view of a parameter: gpt-oss indexes one expert of its 3-D expert weights)
         # Measurement bookkeeping: a 16-bit copy of a weight is not an activation. The copy is
         # kept referenced until the measurement ends, so that its address cannot be reused by an
         # activation (a frozen weight's copy that nothing saves would otherwise be freed at once).
@@ -1426,6 +1609,810 @@ class GPTNeoXForCausalLM(nn.Module):
 
 
 # --------------------------------------------------------------------------------------------
+# Families of transformers >= 4.47, built after v4.57: qwen3, qwen3_moe, deepseek_v3, gpt_oss,
+# gemma2, gemma3, olmo2 (modeling_<family>.py / modular_<family>.py, the attention functions of
+# integrations/sdpa_attention.py and flash_attention.py, and loss/loss_utils.py ForCausalLMLoss).
+# What they share in v4.57: rotary tables computed once per forward in the model and handed to
+# every layer; masks from masking_utils (eager: a [b, 1, s, s] tensor in the compute dtype;
+# sdpa and flash_attention_2: None without padding, is_causal); GradientCheckpointingLayer,
+# which checkpoints the layer with only hidden_states as a positional argument (everything else
+# is bound with functools.partial, so a reentrant checkpoint saves the block input alone); the
+# loss in self.loss_function, which upcasts the logits to fp32 inside the loss while the model
+# returns the 16-bit logits.
+# --------------------------------------------------------------------------------------------
+
+# Tokens each MoE block sent to each expert, recorded during the measured forward only.
+_MOE_LOG = {"active": False, "calls": []}
+
+
+def _log_routing(top_k_index, num_experts):
+    if not _MOE_LOG["active"]:
+        return
+    counts = torch.bincount(top_k_index.reshape(-1), minlength=num_experts)[:num_experts]
+    _MOE_LOG["calls"].append({"region": _REGION[0], "tokens": int(top_k_index.shape[0]),
+                              "top_k": int(top_k_index.shape[1]),
+                              "tokens_per_expert": [int(c) for c in counts]})
+
+
+def _weight_copy(t):
+    """Bookkeeping for a dtype copy of a weight made inside the model code (DeepSeek-V3's router
+    casts its weight to fp32): it is no activation, and is reported next to autocast's copies."""
+    _AMP["weight_copy_ptrs"].add(t.storage().data_ptr())
+    _AMP["weight_copies"].append(t)
+    return t
+
+
+def run_layer_v457(layer, recompute, training, hidden_states, **kwargs):
+    """GradientCheckpointingLayer.__call__ (v4.57): with gradient checkpointing,
+    self._gradient_checkpointing_func(partial(super().__call__, **kwargs), *args), args being
+    hidden_states alone; checkpoint(..., use_reentrant=True) is the default of
+    gradient_checkpointing_enable()."""
+    if recompute and training:
+        amp = _amp_on()
+        fn = functools.partial(layer, **kwargs)
+
+        def forward_fn(h):
+            if amp and not _amp_on():
+                with cuda_autocast(True):
+                    return fn(h)
+            return fn(h)
+        return torch.utils.checkpoint.checkpoint(forward_fn, hidden_states, use_reentrant=True)
+    return layer(hidden_states, **kwargs)
+
+
+class WeightFirstRMSNorm(nn.Module):
+    """OLMo2RMSNorm / GptOssRMSNorm: the fp32 normalised input times the weight, then the cast
+    back ((self.weight * hidden_states).to(input_dtype); Llama casts first)."""
+
+    def __init__(self, hidden_size, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(hidden_size))
+        self.variance_epsilon = eps
+
+    def forward(self, hidden_states):
+        input_dtype = hidden_states.dtype
+        hidden_states = hidden_states.to(torch.float32)
+        variance = hidden_states.pow(2).mean(-1, keepdim=True)
+        hidden_states = hidden_states * torch.rsqrt(variance + self.variance_epsilon)
+        return (self.weight * hidden_states).to(input_dtype)
+
+
+class GemmaRMSNorm(nn.Module):
+    """Gemma2RMSNorm / Gemma3RMSNorm: computed on x.float(), times (1 + weight) in fp32, then
+    type_as(x). The weight starts at zero."""
+
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.zeros(dim))
+
+    def _norm(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+
+    def forward(self, x):
+        output = self._norm(x.float())
+        output = output * (1.0 + self.weight.float())
+        return output.type_as(x)
+
+
+def norm_class(family):
+    if family in ("gemma2", "gemma3"):
+        return GemmaRMSNorm
+    if family in ("olmo2", "gpt_oss"):
+        return WeightFirstRMSNorm
+    return LlamaRMSNorm  # Qwen3RMSNorm, Qwen3MoeRMSNorm, DeepseekV3RMSNorm: Llama's ops
+
+
+class RotaryV457(nn.Module):
+    """<Family>RotaryEmbedding (v4.57, default rope type: attention_scaling 1). Llama layout
+    (cat(freqs, freqs)) except gpt-oss (emb = freqs, half width); the tables are cast to the
+    input's dtype except OLMo 2's (Olmo2RotaryEmbedding returns fp32 cos/sin)."""
+
+    def __init__(self, dim, base, duplicate=True, cast=True):
+        super().__init__()
+        inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+        self.register_buffer("inv_freq", inv_freq, persistent=False)
+        self.duplicate, self.cast = duplicate, cast
+
+    @torch.no_grad()
+    def forward(self, x, position_ids):
+        inv_freq_expanded = self.inv_freq[None, :, None].float().expand(position_ids.shape[0], -1, 1)
+        position_ids_expanded = position_ids[:, None, :].float()
+        with amp_suspended():  # torch.autocast(device_type, enabled=False)
+            freqs = (inv_freq_expanded.float() @ position_ids_expanded.float()).transpose(1, 2)
+            emb = torch.cat((freqs, freqs), dim=-1) if self.duplicate else freqs
+            cos = emb.cos() * 1.0
+            sin = emb.sin() * 1.0
+        if not self.cast:
+            return cos, sin
+        return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
+
+
+def apply_rotary_olmo2(q, k, cos, sin):
+    """modeling_olmo2.apply_rotary_pos_emb: Llama's rotation on fp32 tables, cast back to the
+    inputs' dtypes."""
+    q_type, k_type = q.dtype, k.dtype
+    cos = cos.unsqueeze(1)
+    sin = sin.unsqueeze(1)
+    q_embed = (q * cos) + (rotate_half(q) * sin)
+    k_embed = (k * cos) + (rotate_half(k) * sin)
+    return q_embed.to(q_type), k_embed.to(k_type)
+
+
+def _gpt_oss_rotate(x, cos, sin):
+    first_half, second_half = torch.chunk(x, 2, dim=-1)
+    first_ = first_half * cos - second_half * sin
+    second_ = second_half * cos + first_half * sin
+    return torch.cat((first_, second_), dim=-1)
+
+
+def apply_rotary_gpt_oss(q, k, cos, sin):
+    """modeling_gpt_oss.apply_rotary_pos_emb / _apply_rotary_emb (half-width tables, chunk)."""
+    cos = cos.unsqueeze(1)
+    sin = sin.unsqueeze(1)
+    return _gpt_oss_rotate(q, cos, sin), _gpt_oss_rotate(k, cos, sin)
+
+
+def apply_rotary_interleave(q, k, cos, sin):
+    """modeling_deepseek_v3.apply_rotary_pos_emb_interleave (config.rope_interleave, the
+    DeepseekV3Config default): de-interleave by view/transpose/reshape (a copy), then rotate."""
+    cos = cos.unsqueeze(1)
+    sin = sin.unsqueeze(1)
+    b, h, s, d = q.shape
+    q = q.view(b, h, s, d // 2, 2).transpose(4, 3).reshape(b, h, s, d)
+    b, h, s, d = k.shape
+    k = k.view(b, h, s, d // 2, 2).transpose(4, 3).reshape(b, h, s, d)
+    q_embed = (q * cos) + (rotate_half(q) * sin)
+    k_embed = (k * cos) + (rotate_half(k) * sin)
+    return q_embed, k_embed
+
+
+def mask_4d_v457(batch, seq, dtype, sliding_window=None):
+    """masking_utils.create_causal_mask / create_sliding_window_causal_mask for eager attention
+    (v4.57) without padding: a [b, 1, s, s] tensor in the compute dtype, 0 where attended and
+    finfo.min elsewhere (eager_mask over sdpa_mask's boolean mask)."""
+    q = torch.arange(seq)[:, None]
+    kv = torch.arange(seq)[None, :]
+    allowed = kv <= q
+    if sliding_window:
+        allowed = allowed & (kv > q - sliding_window)
+    allowed = allowed[None, None].expand(batch, 1, seq, seq)
+    zero = torch.tensor(0.0, dtype=dtype)
+    return torch.where(allowed, zero, torch.finfo(dtype).min).to(dtype)
+
+
+def eager_attention_v457(module, query, key, value, attention_mask, scaling, dropout_p,
+                         softcap=None, sinks=None):
+    """eager_attention_forward of modeling_<family>.py (v4.57): repeat_kv, scores * scaling;
+    Gemma's tanh soft-capping before the mask; gpt-oss's learned sinks (a per-head logit
+    concatenated to the scores, max subtracted, softmax in the scores' dtype, sink column
+    dropped); otherwise softmax in fp32 cast back to the query's dtype. Returns [b, s, h, d]."""
+    groups = query.shape[1] // key.shape[1]
+    key_states = repeat_kv(key, groups)
+    value_states = repeat_kv(value, groups)
+    attn_weights = torch.matmul(query, key_states.transpose(2, 3)) * scaling
+    if softcap:
+        attn_weights = attn_weights / softcap
+        attn_weights = torch.tanh(attn_weights)
+        attn_weights = attn_weights * softcap
+    if attention_mask is not None:
+        attn_weights = attn_weights + attention_mask[:, :, :, : key_states.shape[-2]]
+    if sinks is not None:
+        sink_logits = sinks.reshape(1, -1, 1, 1).expand(query.shape[0], -1, query.shape[-2], -1)
+        combined_logits = torch.cat([attn_weights, sink_logits], dim=-1)
+        combined_logits = combined_logits - combined_logits.max(dim=-1, keepdim=True).values
+        probs = F.softmax(combined_logits, dim=-1, dtype=combined_logits.dtype)
+        attn_weights = probs[..., :-1]
+    else:
+        attn_weights = F.softmax(attn_weights, dim=-1, dtype=torch.float32).to(query.dtype)
+    attn_weights = dropout(attn_weights, dropout_p, module.training)
+    attn_output = torch.matmul(attn_weights, value_states)
+    return attn_output.transpose(1, 2).contiguous()
+
+
+def _sdpa_math_torch2(query, key, value, dropout_p, scale, is_causal):
+    """torch 2.x _scaled_dot_product_attention_math, as SDPA runs it for fp32 inputs with
+    enable_gqa (the memory-efficient kernel has no grouped K/V, flash no fp32): q and k each
+    scaled by sqrt(scale), K/V repeated to every head (repeat_interleave on dim -3), scores,
+    a float causal mask added in place, _safe_softmax (saves its result), dropout, matmul."""
+    with amp_suspended():
+        sf = math.sqrt(scale)
+        q = query * sf
+        rep = query.shape[1] // key.shape[1]
+        b, hk, s_k, d = key.shape
+        k_e = key[:, :, None].expand(b, hk, rep, s_k, d).reshape(b, hk * rep, s_k, d)
+        dv = value.shape[-1]
+        v_e = value[:, :, None].expand(b, hk, rep, s_k, dv).reshape(b, hk * rep, s_k, dv)
+        attn = torch.matmul(q, k_e.transpose(-2, -1) * sf)
+        if is_causal:
+            s_q = q.shape[-2]
+            keep = torch.ones(s_q, s_k, dtype=torch.bool).tril()
+            mask = torch.zeros(s_q, s_k, dtype=q.dtype).masked_fill(~keep, float("-inf"))
+            attn.add_(mask)
+        attn = torch.softmax(attn, -1)
+        attn = dropout(attn, dropout_p, True)
+        return torch.matmul(attn, v_e)
+
+
+def sdpa_attention_v457(module, query, key, value, attention_mask, dropout_p, scaling):
+    """integrations/sdpa_attention.py sdpa_attention_forward (v4.57) with torch >= 2.5:
+    use_gqa_in_sdpa (no mask) -> enable_gqa=True and K/V are not repeated; q, k, v made
+    contiguous; then the kernel torch 2.x on CUDA picks: flash for 16-bit inputs with one head
+    size <= 256 (grouped K/V allowed), the memory-efficient kernel when every head has its own
+    K/V (fp32, or q/k and v head sizes differ, as in MLA), the math path otherwise (fp32 with
+    grouped K/V). Returns [b, s, h, dv]."""
+    if attention_mask is not None:
+        raise ScenarioError("an explicit attention mask in sdpa is not emulated")
+    groups = query.shape[1] // key.shape[1]
+    query, key, value = query.contiguous(), key.contiguous(), value.contiguous()
+    if _amp_on():  # scaled_dot_product_attention is on CUDA autocast's lower-precision list
+        query, key, value = (_amp_cast(t, torch.bfloat16) for t in (query, key, value))
+    is_causal = query.shape[2] > 1
+    same_dims = query.shape[-1] == key.shape[-1] == value.shape[-1]
+    if query.dtype in (torch.bfloat16, torch.float16) and same_dims and query.shape[-1] <= 256:
+        kernel = "flash"
+        out = EmulatedFusedAttention.apply(query, key, value, is_causal, float(dropout_p), scaling,
+                                           "bhsd", 1)
+    elif groups == 1:
+        kernel = "efficient"
+        out = EmulatedFusedAttention.apply(query, key, value, is_causal, float(dropout_p), scaling,
+                                           "bhsd", 32)
+    else:
+        kernel = "math"
+        out = _sdpa_math_torch2(query, key, value, dropout_p, scaling, is_causal)
+    _SDPA_KERNELS.add(kernel)
+    return out.transpose(1, 2).contiguous()
+
+
+_SDPA_KERNELS = set()
+
+
+def flash_attention_v457(module, query, key, value, dropout_p, scaling, weight_dtype):
+    """integrations/flash_attention.py flash_attention_forward (v4.57): transpose to
+    [b, s, h, d]; fp32 inputs cast to the autocast dtype or the first Linear's weight dtype
+    (get_target_dtype / fa_peft_integration_check); _flash_attention_forward without padding ->
+    flash_attn_func (grouped K/V as they are; sliding window and softcap are kernel arguments)."""
+    query, key, value = query.transpose(1, 2), key.transpose(1, 2), value.transpose(1, 2)
+    if query.dtype == torch.float32:
+        target = torch.bfloat16 if is_autocast_enabled() else weight_dtype
+        query, key, value = query.to(target), key.to(target), value.to(target)
+    return flash_attn_func(query, key, value, dropout_p, softmax_scale=scaling, causal=True)
+
+
+def attention_v457(module, query, key, value, attention_mask, scaling, softcap=None, sinks=None):
+    s = module.s
+    drop = s.dropout if module.training else 0.0
+    if s.attention == "flash":
+        return flash_attention_v457(module, query, key, value, drop, scaling,
+                                    module.first_linear_weight_dtype())
+    if s.attention == "sdpa":
+        return sdpa_attention_v457(module, query, key, value, None, drop, scaling)
+    return eager_attention_v457(module, query, key, value, attention_mask, scaling, drop,
+                                softcap=softcap, sinks=sinks)
+
+
+class AttentionV457(nn.Module):
+    """Qwen3Attention, Qwen3MoeAttention, Gemma2Attention, Gemma3Attention, Olmo2Attention and
+    GptOssAttention (v4.57), by family:
+    - Qwen3 / Qwen3-MoE: q_norm / k_norm (Llama RMSNorm over head_dim) on the [b, s, h, d] view,
+      before the transpose and the rotation;
+    - Gemma 3: q_norm / k_norm (Gemma RMSNorm over head_dim) after the transpose;
+    - OLMo 2: q_norm over the whole q projection (heads * head_dim), k_norm over kv_heads *
+      head_dim, before the reshape to heads; rotation on fp32 tables, cast back;
+    - Gemma 2: tanh soft-capping of the scores (eager); scaling query_pre_attn_scalar ** -0.5
+      (= head_dim here);
+    - gpt-oss: biases on q, k, v, o; learned sinks; half-width rotary tables."""
+
+    def __init__(self, s, layer_idx):
+        super().__init__()
+        self.s = s
+        self.head_dim = s.head_dim
+        qkv_bias = s.bias or s.qkv_bias
+        o_bias = s.bias or s.o_bias
+        self.q_proj = nn.Linear(s.hidden, s.heads * s.head_dim, bias=qkv_bias)
+        self.k_proj = nn.Linear(s.hidden, s.kv_heads * s.head_dim, bias=qkv_bias)
+        self.v_proj = nn.Linear(s.hidden, s.kv_heads * s.head_dim, bias=qkv_bias)
+        self.o_proj = nn.Linear(s.heads * s.head_dim, s.hidden, bias=o_bias)
+        fam = s.family
+        if s.qk_norm == "head":
+            cls = GemmaRMSNorm if fam == "gemma3" else LlamaRMSNorm
+            self.q_norm = cls(s.head_dim)
+            self.k_norm = cls(s.head_dim)
+        elif s.qk_norm == "full":
+            self.q_norm = WeightFirstRMSNorm(s.heads * s.head_dim)
+            self.k_norm = WeightFirstRMSNorm(s.kv_heads * s.head_dim)
+        if s.attention_sinks:
+            self.sinks = nn.Parameter(torch.empty(s.heads))
+            nn.init.normal_(self.sinks, std=0.02)
+        self.scaling = s.head_dim ** -0.5
+        self.softcap = s.attention_softcap or None
+        self.sliding = s.layer_is_sliding(layer_idx)
+
+    def first_linear_weight_dtype(self):
+        return self.q_proj.weight.dtype
+
+    def forward(self, hidden_states, attention_mask, position_embeddings):
+        s, fam = self.s, self.s.family
+        input_shape = hidden_states.shape[:-1]
+        hidden_shape = (*input_shape, -1, self.head_dim)
+        if fam in ("qwen3", "qwen3_moe"):
+            query_states = self.q_norm(self.q_proj(hidden_states).view(hidden_shape)).transpose(1, 2)
+            key_states = self.k_norm(self.k_proj(hidden_states).view(hidden_shape)).transpose(1, 2)
+            value_states = self.v_proj(hidden_states).view(hidden_shape).transpose(1, 2)
+        elif fam == "olmo2":
+            query_states = self.q_norm(self.q_proj(hidden_states))
+            key_states = self.k_norm(self.k_proj(hidden_states))
+            value_states = self.v_proj(hidden_states)
+            query_states = query_states.view(hidden_shape).transpose(1, 2)
+            key_states = key_states.view(hidden_shape).transpose(1, 2)
+            value_states = value_states.view(hidden_shape).transpose(1, 2)
+        else:
+            query_states = self.q_proj(hidden_states).view(hidden_shape).transpose(1, 2)
+            key_states = self.k_proj(hidden_states).view(hidden_shape).transpose(1, 2)
+            value_states = self.v_proj(hidden_states).view(hidden_shape).transpose(1, 2)
+            if fam == "gemma3":
+                query_states = self.q_norm(query_states)
+                key_states = self.k_norm(key_states)
+        cos, sin = position_embeddings
+        if fam == "olmo2":
+            query_states, key_states = apply_rotary_olmo2(query_states, key_states, cos, sin)
+        elif fam == "gpt_oss":
+            query_states, key_states = apply_rotary_gpt_oss(query_states, key_states, cos, sin)
+        else:
+            query_states, key_states = apply_rotary_pos_emb(query_states, key_states, cos, sin)
+        attn_output = attention_v457(self, query_states, key_states, value_states, attention_mask,
+                                     self.scaling, softcap=self.softcap,
+                                     sinks=self.sinks if s.attention_sinks else None)
+        attn_output = attn_output.reshape(*input_shape, -1).contiguous()
+        return self.o_proj(attn_output)
+
+
+class MLAttention(nn.Module):
+    """DeepseekV3Attention (v4.57), multi-head latent attention: q_proj, or q_a_proj ->
+    q_a_layernorm -> q_b_proj; kv_a_proj_with_mqa -> split (kv_lora_rank | rope) ->
+    kv_a_layernorm -> kv_b_proj -> split (nope | v); the rope parts rotated (interleaved
+    layout), k_pe expanded to all heads, q and k concatenated; for flash_attention_2 v is padded
+    to the q/k head size and the output cut back; o_proj."""
+
+    def __init__(self, s, layer_idx):
+        super().__init__()
+        self.s = s
+        mla = s.mla
+        self.num_heads = s.heads
+        self.q_lora_rank = mla["q_lora_rank"]
+        self.qk_rope_head_dim = mla["qk_rope_head_dim"]
+        self.kv_lora_rank = mla["kv_lora_rank"]
+        self.v_head_dim = mla["v_head_dim"]
+        self.qk_nope_head_dim = mla["qk_nope_head_dim"]
+        self.qk_head_dim = mla["qk_head_dim"]
+        attention_bias = s.qkv_bias  # config.attention_bias: q_a_proj, kv_a_proj_with_mqa, o_proj
+        if self.q_lora_rank == 0:
+            self.q_proj = nn.Linear(s.hidden, self.num_heads * self.qk_head_dim, bias=False)
+        else:
+            self.q_a_proj = nn.Linear(s.hidden, self.q_lora_rank, bias=attention_bias)
+            self.q_a_layernorm = LlamaRMSNorm(self.q_lora_rank)
+            self.q_b_proj = nn.Linear(self.q_lora_rank, self.num_heads * self.qk_head_dim, bias=False)
+        self.kv_a_proj_with_mqa = nn.Linear(s.hidden, self.kv_lora_rank + self.qk_rope_head_dim,
+                                            bias=attention_bias)
+        self.kv_a_layernorm = LlamaRMSNorm(self.kv_lora_rank)
+        self.kv_b_proj = nn.Linear(self.kv_lora_rank,
+                                   self.num_heads * (self.qk_nope_head_dim + self.v_head_dim), bias=False)
+        self.o_proj = nn.Linear(self.num_heads * self.v_head_dim, s.hidden, bias=s.o_bias)
+        self.scaling = self.qk_head_dim ** (-0.5)  # no rope_scaling (yarn mscale) here
+
+    def first_linear_weight_dtype(self):
+        return self.kv_a_proj_with_mqa.weight.dtype
+
+    def forward(self, hidden_states, attention_mask, position_embeddings):
+        batch_size, seq_length = hidden_states.shape[:-1]
+        query_shape = (batch_size, seq_length, -1, self.qk_head_dim)
+        key_shape = (batch_size, seq_length, -1, self.qk_nope_head_dim + self.v_head_dim)
+        if self.q_lora_rank == 0:
+            q_states = self.q_proj(hidden_states)
+        else:
+            q_states = self.q_b_proj(self.q_a_layernorm(self.q_a_proj(hidden_states)))
+        q_states = q_states.view(query_shape).transpose(1, 2)
+        q_pass, q_rot = torch.split(q_states, [self.qk_nope_head_dim, self.qk_rope_head_dim], dim=-1)
+        compressed_kv = self.kv_a_proj_with_mqa(hidden_states)
+        k_pass, k_rot = torch.split(compressed_kv, [self.kv_lora_rank, self.qk_rope_head_dim], dim=-1)
+        k_pass = self.kv_b_proj(self.kv_a_layernorm(k_pass)).view(key_shape).transpose(1, 2)
+        k_pass, value_states = torch.split(k_pass, [self.qk_nope_head_dim, self.v_head_dim], dim=-1)
+        k_rot = k_rot.view(batch_size, 1, seq_length, self.qk_rope_head_dim)
+        cos, sin = position_embeddings
+        q_rot, k_rot = apply_rotary_interleave(q_rot, k_rot, cos, sin)
+        k_rot = k_rot.expand(*k_pass.shape[:-1], -1)
+        query_states = torch.cat((q_pass, q_rot), dim=-1)
+        key_states = torch.cat((k_pass, k_rot), dim=-1)
+        flash = self.s.attention == "flash"
+        if flash and self.qk_head_dim != self.v_head_dim:
+            value_states = F.pad(value_states, [0, self.qk_head_dim - self.v_head_dim])
+        attn_output = attention_v457(self, query_states, key_states, value_states, attention_mask,
+                                     self.scaling)
+        if flash and self.qk_head_dim != self.v_head_dim:
+            attn_output = attn_output[:, :, :, : self.v_head_dim]
+        attn_output = attn_output.reshape(batch_size, seq_length, -1).contiguous()
+        return self.o_proj(attn_output)
+
+
+class GatedMLP(nn.Module):
+    """Qwen3MLP, Qwen3MoeMLP, DeepseekV3MLP, Olmo2MLP (SiLU) and Gemma2MLP / Gemma3MLP
+    (gelu_pytorch_tanh): down_proj(act_fn(gate_proj(x)) * up_proj(x)), no biases."""
+
+    def __init__(self, s, hidden, ffn):
+        super().__init__()
+        self.gate_proj = nn.Linear(hidden, ffn, bias=False)
+        self.up_proj = nn.Linear(hidden, ffn, bias=False)
+        self.down_proj = nn.Linear(ffn, hidden, bias=False)
+        self.tanh_gelu = s.family in ("gemma2", "gemma3")
+
+    def act_fn(self, x):
+        return F.gelu(x, approximate="tanh") if self.tanh_gelu else F.silu(x)
+
+    def forward(self, x):
+        return self.down_proj(self.act_fn(self.gate_proj(x)) * self.up_proj(x))
+
+
+class Qwen3MoeSparseMoeBlock(nn.Module):
+    """Qwen3MoeSparseMoeBlock (v4.57): router gate linear, softmax over all experts in fp32,
+    top-k, renormalised (norm_topk_prob) in place, cast to the input dtype; a loop over the
+    experts hit, each on its gathered tokens, output * weight, index_add_ into a zero tensor."""
+
+    def __init__(self, s):
+        super().__init__()
+        moe = s.moe
+        self.num_experts = moe["experts"]
+        self.top_k = moe["top_k"]
+        self.norm_topk_prob = moe["normalize_top_k"]
+        self.gate = nn.Linear(s.hidden, self.num_experts, bias=False)
+        self.experts = nn.ModuleList(GatedMLP(s, s.hidden, moe["ffn"]) for _ in range(self.num_experts))
+
+    def forward(self, hidden_states):
+        batch_size, sequence_length, hidden_dim = hidden_states.shape
+        hidden_states = hidden_states.view(-1, hidden_dim)
+        router_logits = self.gate(hidden_states)
+        routing_weights = F.softmax(router_logits, dim=1, dtype=torch.float)
+        routing_weights, selected_experts = torch.topk(routing_weights, self.top_k, dim=-1)
+        if self.norm_topk_prob:
+            routing_weights /= routing_weights.sum(dim=-1, keepdim=True)
+        routing_weights = routing_weights.to(hidden_states.dtype)
+        _log_routing(selected_experts, self.num_experts)
+        final_hidden_states = torch.zeros((batch_size * sequence_length, hidden_dim),
+                                          dtype=hidden_states.dtype)
+        expert_mask = F.one_hot(selected_experts, num_classes=self.num_experts).permute(2, 1, 0)
+        expert_hit = torch.greater(expert_mask.sum(dim=(-1, -2)), 0).nonzero()
+        for expert_idx in expert_hit:
+            expert_layer = self.experts[expert_idx]
+            idx, top_x = torch.where(expert_mask[expert_idx].squeeze(0))
+            current_state = hidden_states[None, top_x].reshape(-1, hidden_dim)
+            current_hidden_states = expert_layer(current_state) * routing_weights[top_x, idx, None]
+            final_hidden_states.index_add_(0, top_x, current_hidden_states.to(hidden_states.dtype))
+        return final_hidden_states.reshape(batch_size, sequence_length, hidden_dim)
+
+
+class DeepseekV3TopkRouter(nn.Module):
+    """DeepseekV3TopkRouter (v4.57): fp32 linear (input and weight cast with .type(float32)),
+    sigmoid; e_score_correction_bias and group-limited top-k under no_grad; weights gathered
+    from the scores, renormalised in place (norm_topk_prob), times routed_scaling_factor.
+    n_group = topk_group = 1 here (the grouping is index arithmetic under no_grad)."""
+
+    def __init__(self, s):
+        super().__init__()
+        moe = s.moe
+        self.top_k = moe["top_k"]
+        self.n_routed_experts = moe["experts"]
+        self.routed_scaling_factor = 2.5
+        self.n_group, self.topk_group = 1, 1
+        self.norm_topk_prob = moe["normalize_top_k"]
+        self.hidden = s.hidden
+        self.weight = nn.Parameter(torch.empty(self.n_routed_experts, s.hidden))
+        nn.init.normal_(self.weight, std=0.02)
+        self.register_buffer("e_score_correction_bias", torch.zeros(self.n_routed_experts))
+
+    @torch.no_grad()
+    def get_topk_indices(self, scores):
+        scores_for_choice = scores.view(-1, self.n_routed_experts) + self.e_score_correction_bias.unsqueeze(0)
+        group_scores = (scores_for_choice.view(-1, self.n_group, self.n_routed_experts // self.n_group)
+                        .topk(2, dim=-1)[0].sum(dim=-1))
+        group_idx = torch.topk(group_scores, k=self.topk_group, dim=-1, sorted=False)[1]
+        group_mask = torch.zeros_like(group_scores)
+        group_mask.scatter_(1, group_idx, 1)
+        score_mask = (group_mask.unsqueeze(-1)
+                      .expand(-1, self.n_group, self.n_routed_experts // self.n_group)
+                      .reshape(-1, self.n_routed_experts))
+        scores_for_choice = scores_for_choice.masked_fill(~score_mask.bool(), 0.0)
+        return torch.topk(scores_for_choice, k=self.top_k, dim=-1, sorted=False)[1]
+
+    def forward(self, hidden_states):
+        hidden_states = hidden_states.view(-1, self.hidden)
+        weight = self.weight.type(torch.float32)
+        if weight is not self.weight:
+            _weight_copy(weight)
+        router_logits = F.linear(hidden_states.type(torch.float32), weight)
+        scores = router_logits.sigmoid()
+        topk_indices = self.get_topk_indices(scores)
+        topk_weights = scores.gather(1, topk_indices)
+        if self.norm_topk_prob:
+            denominator = topk_weights.sum(dim=-1, keepdim=True) + 1e-20
+            topk_weights /= denominator
+        topk_weights = topk_weights * self.routed_scaling_factor
+        return topk_indices, topk_weights
+
+
+class DeepseekV3MoE(nn.Module):
+    """DeepseekV3MoE (v4.57): the router, a loop over every routed expert (those with tokens run
+    on their gathered tokens; output * weight accumulated with index_add_ into an fp32 zero
+    tensor, the weights' dtype), cast back, plus the shared experts as one MLP
+    n_shared_experts * moe_intermediate_size wide on the block input."""
+
+    def __init__(self, s):
+        super().__init__()
+        moe = s.moe
+        self.experts = nn.ModuleList(GatedMLP(s, s.hidden, moe["ffn"]) for _ in range(moe["experts"]))
+        self.gate = DeepseekV3TopkRouter(s)
+        self.has_shared = moe["shared"] > 0
+        if self.has_shared:
+            self.shared_experts = GatedMLP(s, s.hidden, moe["shared"] * moe["shared_ffn"])
+
+    def moe(self, hidden_states, topk_indices, topk_weights):
+        final_hidden_states = torch.zeros_like(hidden_states, dtype=topk_weights.dtype)
+        expert_mask = F.one_hot(topk_indices, num_classes=len(self.experts))
+        expert_mask = expert_mask.permute(2, 0, 1)
+        for expert_idx in range(len(self.experts)):
+            expert = self.experts[expert_idx]
+            mask = expert_mask[expert_idx]
+            token_indices, weight_indices = torch.where(mask)
+            if token_indices.numel() > 0:
+                expert_weights = topk_weights[token_indices, weight_indices]
+                expert_input = hidden_states[token_indices]
+                expert_output = expert(expert_input)
+                weighted_output = expert_output * expert_weights.unsqueeze(-1)
+                final_hidden_states.index_add_(0, token_indices, weighted_output)
+        return final_hidden_states.type(hidden_states.dtype)
+
+    def forward(self, hidden_states):
+        residuals = hidden_states
+        orig_shape = hidden_states.shape
+        topk_indices, topk_weights = self.gate(hidden_states)
+        _log_routing(topk_indices, len(self.experts))
+        hidden_states = hidden_states.view(-1, hidden_states.shape[-1])
+        hidden_states = self.moe(hidden_states, topk_indices, topk_weights).view(*orig_shape)
+        if self.has_shared:
+            hidden_states = hidden_states + self.shared_experts(residuals)
+        return hidden_states
+
+
+class GptOssTopKRouter(nn.Module):
+    """GptOssTopKRouter (v4.57): linear with bias, top-k of the logits, softmax over the top-k
+    in their dtype, scattered into a [tokens, experts] score tensor."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.top_k = s.moe["top_k"]
+        self.num_experts = s.moe["experts"]
+        self.hidden_dim = s.hidden
+        self.weight = nn.Parameter(torch.empty(self.num_experts, s.hidden))
+        self.bias = nn.Parameter(torch.empty(self.num_experts))
+        nn.init.normal_(self.weight, std=0.02)
+        nn.init.normal_(self.bias, std=0.02)
+
+    def forward(self, hidden_states):
+        hidden_states = hidden_states.reshape(-1, self.hidden_dim)
+        router_logits = F.linear(hidden_states, self.weight, self.bias)
+        router_top_value, router_indices = torch.topk(router_logits, self.top_k, dim=-1)
+        router_top_value = F.softmax(router_top_value, dim=1, dtype=router_top_value.dtype)
+        router_scores = torch.zeros_like(router_logits).scatter_(1, router_indices, router_top_value)
+        return router_scores, router_indices
+
+
+class GptOssExperts(nn.Module):
+    """GptOssExperts (v4.57.1) in training (and on the CPU): a loop over the experts hit;
+    gate_up = x @ gate_up_proj[e] + bias, gate / up interleaved (::2, 1::2), clamped,
+    glu = gate * sigmoid(gate * alpha), (up + 1) * glu @ down_proj[e] + bias, times the routing
+    weight, index_add_ into a zero tensor. Expert weights are 3-D parameters indexed with a
+    0-dim tensor (a view)."""
+
+    def __init__(self, s):
+        super().__init__()
+        E, h, f = s.moe["experts"], s.hidden, s.moe["ffn"]
+        self.num_experts, self.hidden_size = E, h
+        self.gate_up_proj = nn.Parameter(torch.empty(E, h, 2 * f))
+        self.gate_up_proj_bias = nn.Parameter(torch.empty(E, 2 * f))
+        self.down_proj = nn.Parameter(torch.empty(E, f, h))
+        self.down_proj_bias = nn.Parameter(torch.empty(E, h))
+        for p in self.parameters():
+            nn.init.normal_(p, std=0.02)
+        self.alpha = 1.702
+        self.limit = 7.0
+
+    def forward(self, hidden_states, router_indices, routing_weights):
+        batch_size = hidden_states.shape[0]
+        hidden_states = hidden_states.reshape(-1, self.hidden_size)
+        num_experts = routing_weights.shape[1]
+        next_states = torch.zeros_like(hidden_states, dtype=hidden_states.dtype)
+        with torch.no_grad():
+            expert_mask = F.one_hot(router_indices, num_classes=num_experts + 1)
+            expert_mask = expert_mask.permute(2, 1, 0)
+            expert_hit = torch.greater(expert_mask.sum(dim=(-1, -2)), 0).nonzero()
+        for expert_idx in expert_hit[:]:
+            expert_idx = expert_idx[0]
+            if expert_idx == num_experts:
+                continue
+            with torch.no_grad():
+                _, token_idx = torch.where(expert_mask[expert_idx])
+            current_state = hidden_states[token_idx]
+            gate_up = current_state @ self.gate_up_proj[expert_idx] + self.gate_up_proj_bias[expert_idx]
+            gate, up = gate_up[..., ::2], gate_up[..., 1::2]
+            gate = gate.clamp(min=None, max=self.limit)
+            up = up.clamp(min=-self.limit, max=self.limit)
+            glu = gate * torch.sigmoid(gate * self.alpha)
+            gated_output = (up + 1) * glu
+            out = gated_output @ self.down_proj[expert_idx] + self.down_proj_bias[expert_idx]
+            weighted_output = out * routing_weights[token_idx, expert_idx, None]
+            next_states.index_add_(0, token_idx, weighted_output.to(hidden_states.dtype))
+        return next_states.view(batch_size, -1, self.hidden_size)
+
+
+class GptOssMLP(nn.Module):
+    """GptOssMLP: router, then experts (router scores returned for the aux loss, unused)."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.router = GptOssTopKRouter(s)
+        self.experts = GptOssExperts(s)
+
+    def forward(self, hidden_states):
+        router_scores, router_indices = self.router(hidden_states)
+        _log_routing(router_indices, self.router.num_experts)
+        return self.experts(hidden_states, router_indices=router_indices, routing_weights=router_scores)
+
+
+class DecoderLayerV457(nn.Module):
+    """<Family>DecoderLayer (v4.57), by family:
+    - Qwen3, Qwen3-MoE, DeepSeek-V3, gpt-oss: pre-norm (input_layernorm, post_attention_layernorm);
+    - Gemma 2 / 3: input_layernorm, attention, post_attention_layernorm, residual add;
+      pre_feedforward_layernorm, MLP, post_feedforward_layernorm, residual add;
+    - OLMo 2: no pre-norms: post_attention_layernorm and post_feedforward_layernorm on the
+      sublayer outputs before the residual adds."""
+
+    def __init__(self, s, layer_idx):
+        super().__init__()
+        self.s = s
+        fam = s.family
+        norm = norm_class(fam)
+        self.self_attn = MLAttention(s, layer_idx) if s.mla else AttentionV457(s, layer_idx)
+        if s.layer_is_moe(layer_idx):
+            self.mlp = {"qwen3_moe": Qwen3MoeSparseMoeBlock, "deepseek_v3": DeepseekV3MoE,
+                        "gpt_oss": GptOssMLP}[fam](s)
+        else:
+            self.mlp = GatedMLP(s, s.hidden, s.ffn)
+        self.sliding = s.layer_is_sliding(layer_idx)
+        if fam == "olmo2":
+            self.post_attention_layernorm = norm(s.hidden)
+            self.post_feedforward_layernorm = norm(s.hidden)
+        else:
+            self.input_layernorm = norm(s.hidden)
+            self.post_attention_layernorm = norm(s.hidden)
+            if fam in ("gemma2", "gemma3"):
+                self.pre_feedforward_layernorm = norm(s.hidden)
+                self.post_feedforward_layernorm = norm(s.hidden)
+
+    def forward(self, hidden_states, attention_mask=None, position_embeddings=None):
+        fam = self.s.family
+        if fam == "olmo2":
+            residual = hidden_states
+            hidden_states = self.self_attn(hidden_states, attention_mask, position_embeddings)
+            hidden_states = self.post_attention_layernorm(hidden_states)
+            hidden_states = residual + hidden_states
+            residual = hidden_states
+            hidden_states = self.mlp(hidden_states)
+            hidden_states = self.post_feedforward_layernorm(hidden_states)
+            return residual + hidden_states
+        if fam in ("gemma2", "gemma3"):
+            residual = hidden_states
+            hidden_states = self.input_layernorm(hidden_states)
+            hidden_states = self.self_attn(hidden_states, attention_mask, position_embeddings)
+            hidden_states = self.post_attention_layernorm(hidden_states)
+            hidden_states = residual + hidden_states
+            residual = hidden_states
+            hidden_states = self.pre_feedforward_layernorm(hidden_states)
+            hidden_states = self.mlp(hidden_states)
+            hidden_states = self.post_feedforward_layernorm(hidden_states)
+            return residual + hidden_states
+        residual = hidden_states
+        hidden_states = self.input_layernorm(hidden_states)
+        hidden_states = self.self_attn(hidden_states, attention_mask, position_embeddings)
+        hidden_states = residual + hidden_states
+        residual = hidden_states
+        hidden_states = self.post_attention_layernorm(hidden_states)
+        hidden_states = self.mlp(hidden_states)
+        return residual + hidden_states
+
+
+def for_causal_lm_loss(logits, labels, vocab_size, ignore_index=-100):
+    """loss/loss_utils.py ForCausalLMLoss (v4.57): logits.float() (a copy for 16-bit logits),
+    labels padded with ignore_index and shifted (no slicing of the logits), cross_entropy with
+    reduction mean (no num_items_in_batch in a plain step)."""
+    logits = logits.float()
+    labels = F.pad(labels, (0, 1), value=ignore_index)
+    shift_labels = labels[..., 1:].contiguous()
+    logits = logits.view(-1, vocab_size)
+    shift_labels = shift_labels.view(-1)
+    return F.cross_entropy(logits, shift_labels, ignore_index=ignore_index, reduction="mean")
+
+
+class CausalLMV457(nn.Module):
+    """<Family>ForCausalLM with <Family>Model inside (v4.57): embed_tokens (Gemma 2: times a
+    normaliser sqrt(h) made in the compute dtype; Gemma 3: Gemma3TextScaledWordEmbedding, times
+    the embed_scale buffer cast to the weights' dtype), the masks once per layer type, the rotary
+    tables once (Gemma 3: a global and a local table), the layers, the final norm, lm_head
+    (Gemma: tanh soft-capping of the logits), self.loss_function."""
+
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+        fam = s.family
+        self.embed_tokens = nn.Embedding(s.vocab, s.hidden)
+        if fam == "gemma3":
+            self.register_buffer("embed_scale", torch.tensor(s.hidden ** 0.5), persistent=False)
+        self.layers = nn.ModuleList(DecoderLayerV457(s, i) for i in range(s.layers))
+        self.norm = norm_class(fam)(s.hidden)
+        if s.mla:
+            self.rotary_emb = RotaryV457(s.mla["qk_rope_head_dim"], 10000.0)
+        elif fam == "gpt_oss":
+            self.rotary_emb = RotaryV457(s.head_dim, 150000.0, duplicate=False)
+        elif fam == "olmo2":
+            self.rotary_emb = RotaryV457(s.head_dim, 500000.0, cast=False)
+        elif fam == "gemma3":
+            self.rotary_emb = RotaryV457(s.head_dim, 1000000.0)
+            self.rotary_emb_local = RotaryV457(s.head_dim, 10000.0)
+        else:
+            self.rotary_emb = RotaryV457(s.head_dim, 1000000.0 if fam.startswith("qwen3") else 10000.0)
+        self.lm_head = nn.Linear(s.hidden, s.vocab, bias=s.lm_head_bias)
+        if s.tied:
+            self.lm_head.weight = self.embed_tokens.weight
+
+    def input_embeddings(self):
+        return self.embed_tokens
+
+    def forward(self, input_ids, labels):
+        s, fam = self.s, self.s.family
+        with region("embed"):
+            inputs_embeds = self.embed_tokens(input_ids)
+            if fam == "gemma3":
+                inputs_embeds = inputs_embeds * self.embed_scale.to(self.embed_tokens.weight.dtype)
+            position_ids = torch.arange(inputs_embeds.shape[1]).unsqueeze(0)
+            masks = {False: None, True: None}
+            if s.attention == "eager":
+                b, n = input_ids.shape
+                masks[False] = mask_4d_v457(b, n, inputs_embeds.dtype)
+                if any(layer.sliding for layer in self.layers):
+                    masks[True] = mask_4d_v457(b, n, inputs_embeds.dtype, s.sliding_window)
+            hidden_states = inputs_embeds
+            pos_global = self.rotary_emb(hidden_states, position_ids)
+            pos_local = self.rotary_emb_local(hidden_states, position_ids) if fam == "gemma3" else None
+            if fam == "gemma2":
+                normalizer = torch.tensor(s.hidden ** 0.5, dtype=hidden_states.dtype)
+                hidden_states = hidden_states * normalizer
+        for i, layer in enumerate(self.layers):
+            with region(f"layer{i}"):
+                pos = pos_local if (fam == "gemma3" and layer.sliding) else pos_global
+                hidden_states = run_layer_v457(layer, s.recompute == "full", self.training, hidden_states,
+                                               attention_mask=masks[layer.sliding],
+                                               position_embeddings=pos)
+        with region("final"):
+            hidden_states = self.norm(hidden_states)
+        with region("head"):
+            logits = self.lm_head(hidden_states)
+            if s.final_softcap:
+                logits = logits / s.final_softcap
+                logits = torch.tanh(logits)
+                logits = logits * s.final_softcap
+        with region("loss"):
+            loss = for_causal_lm_loss(logits, labels, s.vocab)
+        return loss, logits
+
+
+# --------------------------------------------------------------------------------------------
 # LoRA (PEFT v0.12-0.13, tuners/lora/layer.py Linear).
 # --------------------------------------------------------------------------------------------
 
@@ -1498,7 +2485,7 @@ def build_model(s, lora_adapter_dtype="fp32"):
         "llama": LlamaForCausalLM, "mistral": LlamaForCausalLM, "qwen2": LlamaForCausalLM,
         "gpt2": GPT2LMHeadModel, "bert": BertModelForTask, "phi": PhiForCausalLM,
         "gpt_neox": GPTNeoXForCausalLM,
-    }[s.family]
+    }.get(s.family, CausalLMV457)
     model = cls(s)
     if s.precision == "bf16":
         model = model.to(torch.bfloat16)  # from_pretrained(torch_dtype=torch.bfloat16)
@@ -1619,9 +2606,15 @@ def measure(s, lora_adapter_dtype="fp32"):
     _AMP["weight_copies"] = []
     rec = SavedTensorRecorder()
     amp = s.precision == "amp_bf16"
+    _MOE_LOG["calls"] = []
+    _SDPA_KERNELS.clear()
     with cuda_autocast(amp):
         with torch.autograd.graph.saved_tensors_hooks(rec.pack, rec.unpack):
-            loss, logits = model(input_ids, labels)
+            _MOE_LOG["active"] = True
+            try:
+                loss, logits = model(input_ids, labels)
+            finally:
+                _MOE_LOG["active"] = False
         ops = _walk_saved([loss.grad_fn])
         held = {"logits": logits, "loss": loss, "input_ids": input_ids, "labels": labels}
         weight_copies = set(_AMP["weight_copy_ptrs"])
@@ -1654,7 +2647,12 @@ def measure(s, lora_adapter_dtype="fp32"):
     mid_region = f"layer{mid}"
     own, shared, tensors = 0, 0, []
     linear_bytes, quadratic_bytes = 0, 0
+    # gpt-oss's sinks make the probabilities [b, heads, s, s + 1]
+    seq_dims = (s.seq, s.seq + 1) if getattr(s, "attention_sinks", False) else (s.seq,)
+    mid_weight_copies = 0
     for ptr, r in rec.storages.items():
+        if mid_region in r["regions"] and ptr in weight_copies and ptr not in excluded:
+            mid_weight_copies += r["bytes"]
         if mid_region not in r["regions"] or not counted(ptr):
             continue
         entry = {"bytes": r["bytes"], "dtype": r["dtype"], "shape": r["shape"], "saved_by": r["ops"]}
@@ -1663,7 +2661,7 @@ def measure(s, lora_adapter_dtype="fp32"):
             entry["shared_with"] = sorted(r["regions"] - {mid_region})
         else:
             own += r["bytes"]
-            if sum(1 for d in r["shape"] if d == s.seq) >= 2:
+            if sum(1 for d in r["shape"] if d in seq_dims) >= 2:
                 quadratic_bytes += r["bytes"]
             else:
                 linear_bytes += r["bytes"]
@@ -1721,6 +2719,21 @@ def measure(s, lora_adapter_dtype="fp32"):
 
     bsh = s.batch * s.seq * s.hidden
     abss = s.batch * s.heads * s.seq * s.seq
+    extra_layer, extra_total = {}, {}
+    if s.v457:
+        extra_layer["weight_copies_bytes"] = mid_weight_copies
+        if _SDPA_KERNELS:
+            extra_layer["sdpa_kernel"] = sorted(_SDPA_KERNELS)
+        if _MOE_LOG["calls"]:
+            calls = _MOE_LOG["calls"]
+            for c in calls:
+                if sum(c["tokens_per_expert"]) != c["tokens"] * c["top_k"]:
+                    raise RuntimeError(f"routing in {c['region']}: {sum(c['tokens_per_expert'])} "
+                                       f"dispatched, expected {c['tokens'] * c['top_k']}")
+            mid_calls = [c for c in calls if c["region"] == mid_region]
+            if mid_calls:
+                extra_layer["moe_routing"] = mid_calls[0]
+            extra_total["moe_routing_by_layer"] = calls
     return {
         "saved_per_layer": own,
         "saved_total": total,
@@ -1733,6 +2746,7 @@ def measure(s, lora_adapter_dtype="fp32"):
             "quadratic_in_s_bytes": quadratic_bytes,
             "units_bsh": round(linear_bytes / bsh, 4),
             "units_abss": round(quadratic_bytes / abss, 4),
+            **extra_layer,
             "tensors": tensors,
         },
         "total_detail": {
@@ -1740,6 +2754,7 @@ def measure(s, lora_adapter_dtype="fp32"):
             "held_by_training_loop_bytes": held_bytes,
             "excluded_autocast_weight_copies_bytes": copies,
             "dropped_torch113_only_saves_bytes": torch113_only,
+            **extra_total,
         },
         "states_detail": dict(parts, parameters_count=n_params, trainable_count=n_trainable),
         "lora_modules": lora_modules,
@@ -1761,8 +2776,44 @@ def _slug(text):
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def describe_v457(s):
+    """Notes for the families built after transformers v4.57."""
+    notes = [f"CPU, torch {torch.__version__}; model code written after transformers v4.57 "
+             f"({s.family}, attention '{s.attention}'); loss as ForCausalLMLoss (fp32 upcast inside "
+             f"the loss, the model returns {'bf16' if s.precision == 'bf16' else 'the compute dtype'} logits)"]
+    if s.attention == "sdpa":
+        notes.append("sdpa as transformers v4.57 with torch >= 2.5 (no mask: enable_gqa, K/V not "
+                     "repeated; q, k, v made contiguous); kernel torch 2.x picks on CUDA: "
+                     + ", ".join(sorted(_SDPA_KERNELS)) + " (flash / memory-efficient emulated by a "
+                     "custom autograd Function saving q, k, v, output, fp32 logsumexp (padded to 32 "
+                     "for the memory-efficient kernel) and the RNG state; the math path with real ops)")
+    if s.attention == "flash":
+        notes.append("flash_attention_2 emulated: flash_attn's FlashAttnFunc saves q, k, v as passed "
+                     "([b, s, heads, d], grouped K/V), out, fp32 softmax_lse [b, heads, s], rng_state")
+    if s.moe:
+        m = s.moe
+        notes.append(f"MoE: {m['experts']} experts (top-{m['top_k']}, expert width {m['ffn']}); random "
+                     "router weights route unevenly, the tokens each expert got are in "
+                     "detail.moe_routing; the per-expert saves sum exactly over the dispatched tokens")
+    if s.dropout > 0 or (s.finetune == "lora" and s.lora_dropout > 0):
+        notes.append("dropout through torch.native_dropout, which keeps a bool mask as CUDA does")
+    if s.precision == "amp_bf16":
+        notes.append("CUDA autocast (bf16) emulated by a TorchFunctionMode with torch 2.x's op "
+                     "lists; 16-bit weight copies that autocast makes (also of one expert's slice of "
+                     "a 3-D expert weight) are excluded (see detail)")
+    if s.finetune == "lora":
+        notes.append(f"LoRA as PEFT Linear (adapters fp32, lora_dropout {s.lora_dropout}, "
+                     f"rank {s.lora_rank}, targets {', '.join(s.lora_targets)})")
+    if s.recompute == "full":
+        notes.append("GradientCheckpointingLayer: each block under torch.utils.checkpoint.checkpoint"
+                     "(use_reentrant=True) with hidden_states the only positional argument")
+    return "; ".join(notes)
+
+
 def describe(s):
     """Notes common to every entry of one scenario."""
+    if s.v457:
+        return describe_v457(s)
     notes = [f"CPU, torch {torch.__version__}; model code written after transformers v4.45 "
              f"({s.family}, attention '{s.attention}')"]
     if s.attention in ("sdpa", "flash"):
