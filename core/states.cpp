@@ -415,7 +415,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     phaseBit(Phase::LayerBackward));
     }
     const Family f = c.m.family;
-    if (c.m.isMoe() && c.hfModelCode() && !c.fp32 &&
+    if (c.m.isMoe() && c.hfModelCode() && !c.fp32 && !c.amp && // autocast's cast otherwise
         (f == Family::DeepseekV3 || f == Family::DeepseekV2 || f == Family::Glm4Moe))
         // DeepSeek's router runs F.linear(x.float(), weight.float()): each MoE layer keeps an
         // fp32 copy of its router weight for backward (modeling_deepseek_v3.py
@@ -425,6 +425,22 @@ void addModelStates(const StageContext &c, ItemSink &out)
                 double(c.m.moe.experts) * double(c.m.hiddenSize) * 4, c.mainLayers * c.inFlight,
                 phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
                     phaseBit(Phase::LayerBackward));
+    if (c.m.isMoe() && c.amp && c.hfModelCode() && f == Family::GptOss) {
+        // GptOssExperts multiplies by self.gate_up_proj[e] and self.down_proj[e]: slices are not
+        // leaves, so autocast casts them on every call instead of caching, and the matmul keeps
+        // the 16-bit copy for backward: every expert a token reached, in every MoE layer
+        // (CPU-measured, tests/data/measured detail.weight_copies_bytes).
+        const double experts = std::min(double(c.m.moe.experts) / double(c.ep),
+                                         c.tokens * double(c.m.moe.expertsPerToken));
+        const double ffn = double(c.m.moe.expertFfnHiddenSize > 0 ? c.m.moe.expertFfnHiddenSize
+                                                                  : c.m.ffnHiddenSize);
+        out.add(T, "expert weight slices cast by autocast (kept for backward)",
+                "experts reached * 3*h*f*2 per MoE layer", "transformers GptOssExperts.forward",
+                experts * 3 * double(c.m.hiddenSize) * ffn / double(c.tp) * 2,
+                c.mainLayers * c.inFlight,
+                phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) |
+                    phaseBit(Phase::LayerBackward));
+    }
     if (c.qlora)
         // MatMul4Bit dequantises its weight to 16 bits for each call, forward and backward, and
         // frees it after the matmul (bitsandbytes/autograd/_functions.py): one matrix at a time.
