@@ -1,10 +1,12 @@
 #include "controlspanel.h"
 
+#include "architecturenotes.h"
 #include "catalog.h"
 #include "enum_names.h"
 #include "logslider.h"
 #include "model_scaling.h"
 #include "model_weights.h"
+#include "presetpicker.h"
 #include "scenario_json.h"
 
 #include <QCheckBox>
@@ -12,6 +14,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -60,10 +63,11 @@ void showInt(QSpinBox *box, int64_t value)
     box->setValue(int(std::clamp<int64_t>(value, box->minimum(), box->maximum())));
 }
 
-void setAvailable(QWidget *w, bool available, const QString &whyNot)
+// `about`: the tooltip while the control applies.
+void setAvailable(QWidget *w, bool available, const QString &whyNot, const QString &about = {})
 {
     w->setEnabled(available);
-    w->setToolTip(available ? QString() : whyNot);
+    w->setToolTip(available ? about : whyNot);
 }
 
 std::vector<double> powersOfTwo(double from, double to)
@@ -73,14 +77,6 @@ std::vector<double> powersOfTwo(double from, double to)
         if (v >= from)
             out.push_back(v);
     return out;
-}
-
-std::optional<ModelConfig> presetModel(const std::string &id)
-{
-    auto parsed = scenarioFromJson({{"format", "vramplan-scenario"}, {"model", {{"preset", id}}}});
-    if (!parsed)
-        return std::nullopt;
-    return parsed.value->model;
 }
 
 } // namespace
@@ -110,6 +106,11 @@ void ControlsPanel::build()
         box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("00000000")));
 }
 
+QComboBox *ControlsPanel::presetBox() const
+{
+    return m_preset;
+}
+
 template <typename Edit> void ControlsPanel::apply(Edit edit, bool dragging)
 {
     if (m_updating)
@@ -131,14 +132,7 @@ QGroupBox *ControlsPanel::buildModelGroup()
 {
     auto *group = new QGroupBox(tr("Model"));
     auto *form = new QFormLayout(group);
-    m_preset = new QComboBox;
-    m_preset->addItem(tr("Custom"), QString());
-    std::vector<double> presetSizes;
-    for (const auto &p : Catalog::builtin().presets()) {
-        m_preset->addItem(QString::fromStdString(p.name), QString::fromStdString(p.id));
-        if (auto m = presetModel(p.id))
-            presetSizes.push_back(double(countParameters(*m).total) / 1e9);
-    }
+    m_preset = new PresetPicker;
     form->addRow(tr("Preset"), m_preset);
     connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
         const std::string id = m_preset->currentData().toString().toStdString();
@@ -152,7 +146,7 @@ QGroupBox *ControlsPanel::buildModelGroup()
     // In billions of parameters: 10 M to 2 T.
     m_modelSize->setRange(0.01, 2000);
     m_modelSize->setDecimals(2);
-    m_modelSize->setMarks(presetSizes);
+    m_modelSize->setMarks(m_preset->presetSizes());
     m_modelSize->spinBox()->setSuffix(tr(" B"));
     m_modelSize->setToolTip(tr("Scales the chosen family's depth and width to a parameter count; "
                                "ticks mark the preset sizes"));
@@ -166,15 +160,17 @@ QGroupBox *ControlsPanel::buildModelGroup()
         const ModelConfig scaled = scaleModel(base, target * 1e9);
         apply(
             [&](Scenario &s) {
+                const double imbalance = s.model.moe.imbalance; // the run's, not the model's
                 s.model = scaled;
                 s.model.preset.clear();
+                s.model.moe.imbalance = imbalance;
             },
             dragging);
     });
 
     auto *arch = new QGroupBox(tr("Architecture"));
     arch->setFlat(true);
-    auto *archForm = new QFormLayout(arch);
+    auto *archForm = m_archForm = new QFormLayout(arch);
     m_layers = spin(1, 2048);
     m_hidden = spin(1, 1 << 18);
     m_heads = spin(1, 1 << 14);
@@ -184,6 +180,19 @@ QGroupBox *ControlsPanel::buildModelGroup()
     m_tied = new QCheckBox(tr("Tied embeddings"));
     m_experts = spin(0, 1024);
     m_expertsPerToken = spin(0, 1024);
+    m_sharedExperts = spin(0, 64);
+    m_denseLayers = spin(0, 2047);
+    m_imbalance = new QDoubleSpinBox;
+    m_imbalance->setRange(1.0, 8.0);
+    m_imbalance->setSingleStep(0.1);
+    m_imbalance->setDecimals(2);
+    m_imbalance->setSuffix(QStringLiteral(" \u00d7"));
+    m_imbalance->setKeyboardTracking(false);
+    m_notes = new QLabel;
+    m_notes->setWordWrap(true);
+    m_notes->setTextFormat(Qt::PlainText);
+    m_notes->setToolTip(tr("Read from the model's config: what shapes its attention and layers "
+                           "beyond the fields above"));
     archForm->addRow(tr("Layers"), m_layers);
     archForm->addRow(tr("Hidden size"), m_hidden);
     archForm->addRow(tr("Attention heads"), m_heads);
@@ -193,6 +202,10 @@ QGroupBox *ControlsPanel::buildModelGroup()
     archForm->addRow(QString(), m_tied);
     archForm->addRow(tr("MoE experts"), m_experts);
     archForm->addRow(tr("Experts per token"), m_expertsPerToken);
+    archForm->addRow(tr("Shared experts"), m_sharedExperts);
+    archForm->addRow(tr("Dense first layers"), m_denseLayers);
+    archForm->addRow(tr("Expert load imbalance"), m_imbalance);
+    archForm->addRow(m_notes);
     form->addRow(arch);
 
     auto custom = [](Scenario &s) { s.model.preset.clear(); };
@@ -229,7 +242,11 @@ QGroupBox *ControlsPanel::buildModelGroup()
     connect(m_ffn, &QSpinBox::valueChanged, this, [=, this](int v) {
         apply([&](Scenario &s) {
             custom(s);
-            s.model.ffnHiddenSize = v;
+            // A MoE model's box shows the expert width; dense layers (DeepSeek's first ones)
+            // keep their own width.
+            const bool denseLayers = s.model.moeLayersIn(0, s.model.layers) < s.model.layers;
+            if (!s.model.isMoe() || !denseLayers)
+                s.model.ffnHiddenSize = v;
             if (s.model.isMoe())
                 s.model.moe.expertFfnHiddenSize = v;
         });
@@ -264,6 +281,22 @@ QGroupBox *ControlsPanel::buildModelGroup()
             s.model.moe.expertsPerToken = v;
         });
     });
+    connect(m_sharedExperts, &QSpinBox::valueChanged, this, [=, this](int v) {
+        apply([&](Scenario &s) {
+            custom(s);
+            s.model.moe.sharedExperts = v;
+        });
+    });
+    connect(m_denseLayers, &QSpinBox::valueChanged, this, [=, this](int v) {
+        apply([&](Scenario &s) {
+            custom(s);
+            s.model.moe.denseLayers = v;
+        });
+    });
+    // How evenly the router spreads tokens is a property of the run, not of the architecture:
+    // the preset stays chosen.
+    connect(m_imbalance, &QDoubleSpinBox::valueChanged, this,
+            [this](double v) { apply([&](Scenario &s) { s.model.moe.imbalance = v; }); });
     return group;
 }
 
@@ -514,11 +547,7 @@ void ControlsPanel::setScenario(const Scenario &s)
 {
     m_updating = true;
     m_scenario = s;
-    {
-        const QSignalBlocker b(m_preset);
-        m_preset->setCurrentIndex(
-            std::max(0, m_preset->findData(QString::fromStdString(s.model.preset))));
-    }
+    m_preset->showPreset(s.model.preset);
     m_modelSize->setValue(double(countParameters(s.model).total) / 1e9);
     showInt(m_layers, s.model.layers);
     showInt(m_hidden, s.model.hiddenSize);
@@ -532,6 +561,12 @@ void ControlsPanel::setScenario(const Scenario &s)
     }
     showInt(m_experts, s.model.moe.experts);
     showInt(m_expertsPerToken, s.model.moe.expertsPerToken);
+    showInt(m_sharedExperts, s.model.moe.sharedExperts);
+    showInt(m_denseLayers, s.model.moe.denseLayers);
+    {
+        const QSignalBlocker b(m_imbalance);
+        m_imbalance->setValue(s.model.moe.imbalance);
+    }
 
     m_microBatch->setValue(double(s.training.microBatchSize));
     m_sequence->setValue(double(s.training.sequenceLength));
@@ -622,7 +657,26 @@ void ControlsPanel::refreshAvailability()
     setAvailable(m_vpp, s.parallelism.pipelineParallel > 1,
                  tr("Virtual stages interleave a pipeline: needs PP > 1"));
     setAvailable(m_ep, s.model.isMoe(), tr("Expert parallelism needs a mixture-of-experts model"));
-    setAvailable(m_expertsPerToken, s.model.isMoe(), tr("A dense model has no experts"));
+    const QString dense = tr("A dense model has no experts");
+    setAvailable(m_expertsPerToken, s.model.isMoe(), dense);
+    setAvailable(m_sharedExperts, s.model.isMoe(), dense,
+                 tr("Experts every token passes through besides the routed ones"));
+    setAvailable(m_denseLayers, s.model.isMoe(), dense,
+                 tr("Layers at the bottom with a dense MLP instead of experts (DeepSeek's "
+                    "first_k_dense_replace)"));
+    // Without expert parallelism (and without a capacity factor) every routed token stays on
+    // this GPU whatever the balance (core routedTokenFactor).
+    setAvailable(m_imbalance,
+                 s.model.isMoe() &&
+                     (s.parallelism.expertParallel > 1 || s.model.moe.capacityFactor > 0),
+                 s.model.isMoe() ? tr("Applies under expert parallelism (EP > 1): with one "
+                                      "rank every routed token stays on this GPU, balanced "
+                                      "or not")
+                                 : dense,
+                 tr("The busiest expert's (or expert-parallel rank's) tokens over the balanced "
+                    "share (1.0: balanced). It scales what the routed experts keep under "
+                    "expert parallelism and grouped-GEMM engines."));
+    refreshModelDetails();
     setAvailable(m_capacity, s.gpu.preset.empty(), tr("Choose \"Custom capacity\" to type a size"));
 
     // Tensor-parallel sizes the heads cannot be split into are listed but disabled.
@@ -645,8 +699,28 @@ void ControlsPanel::refreshAvailability()
     }
 }
 
+void ControlsPanel::refreshModelDetails()
+{
+    const ModelConfig &m = m_scenario.model;
+    const QStringList notes = architectureNotes(m);
+    m_notes->setText(notes.join(QLatin1Char('\n')));
+    m_archForm->setRowVisible(m_notes, !notes.isEmpty());
+    if (auto *label = qobject_cast<QLabel *>(m_archForm->labelForField(m_ffn)))
+        label->setText(m.isMoe() ? tr("Expert FFN size") : tr("FFN size"));
+    const bool denseWidth = m.isMoe() && m.moeLayersIn(0, m.layers) < m.layers;
+    m_ffn->setToolTip(
+        denseWidth ? tr("Each routed expert's width; the dense layers' is %1").arg(m.ffnHiddenSize)
+                   : QString());
+}
+
 QWidget *ControlsPanel::controlFor(const QString &field) const
 {
+    if (field == QLatin1String("model.moe.imbalance"))
+        return m_imbalance;
+    if (field == QLatin1String("model.moe.shared_experts"))
+        return m_sharedExperts;
+    if (field == QLatin1String("model.moe.dense_layers"))
+        return m_denseLayers;
     if (field == QLatin1String("training.gradient_accumulation_steps"))
         return m_accumulation;
     if (field == QLatin1String("training.optimizer"))

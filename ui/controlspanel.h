@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -19,6 +20,7 @@ class QSpinBox;
 namespace vramplan::ui {
 
 class LogSlider;
+class PresetPicker;
 
 class ControlsPanel : public QWidget
 {
@@ -36,7 +38,12 @@ public:
     LogSlider *sequenceLength() const { return m_sequence; }
     LogSlider *gpuCount() const { return m_gpus; }
     LogSlider *modelSize() const { return m_modelSize; }
-    QComboBox *presetBox() const { return m_preset; }
+    QComboBox *presetBox() const;
+    PresetPicker *presetPicker() const { return m_preset; }
+    QDoubleSpinBox *imbalanceBox() const { return m_imbalance; }
+    // Facts of the architecture no box shows (MLA ranks, sliding windows, soft-capping, ...);
+    // hidden when there are none.
+    QLabel *architectureSummary() const { return m_notes; }
     QComboBox *gpuBox() const { return m_gpu; }
     QComboBox *zeroBox() const { return m_zero; }
     QComboBox *tensorParallelBox() const { return m_tp; }
@@ -65,18 +72,22 @@ private:
     QGroupBox *buildParallelGroup();
     QGroupBox *buildGpuGroup();
     void refreshAvailability();
+    void refreshModelDetails();
     // Applies an edit to a copy; emits it when consistent, otherwise restores the controls.
     template <typename Edit> void apply(Edit edit, bool dragging = false);
 
     Scenario m_scenario;
     bool m_updating = false;
 
-    QComboBox *m_preset = nullptr;
+    PresetPicker *m_preset = nullptr;
     LogSlider *m_modelSize = nullptr;
     QSpinBox *m_layers = nullptr, *m_hidden = nullptr, *m_heads = nullptr, *m_kvHeads = nullptr,
              *m_ffn = nullptr, *m_vocab = nullptr, *m_experts = nullptr,
-             *m_expertsPerToken = nullptr;
+             *m_expertsPerToken = nullptr, *m_sharedExperts = nullptr, *m_denseLayers = nullptr;
+    QDoubleSpinBox *m_imbalance = nullptr;
     QCheckBox *m_tied = nullptr;
+    QFormLayout *m_archForm = nullptr;
+    QLabel *m_notes = nullptr;
 
     LogSlider *m_microBatch = nullptr, *m_sequence = nullptr, *m_accumulation = nullptr;
 

@@ -11,6 +11,7 @@
 #include "editcommand.h"
 #include "estimate_json.h"
 #include "plancontroller.h"
+#include "presetpicker.h"
 #include "scenario_json.h"
 #include "scenariofile.h"
 #include "settings.h"
@@ -205,6 +206,16 @@ void MainWindow::buildMenus()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
+    // From anywhere in the window: type part of a preset's name.
+    QAction *findPreset =
+        edit->addAction(tr("&Find Model Preset"), QKeySequence::Find, this, [this] {
+            auto *viewport = m_controls->parentWidget();
+            if (auto *scroll =
+                    qobject_cast<QScrollArea *>(viewport ? viewport->parentWidget() : nullptr))
+                scroll->ensureWidgetVisible(m_controls->presetPicker());
+            m_controls->presetPicker()->startSearch();
+        });
+    findPreset->setObjectName(QStringLiteral("findPreset"));
     edit->addAction(tr("&Calibrate from My Run..."), QKeySequence(tr("Ctrl+K")), this, [this] {
         CalibrationDialog dialog(m_controller->scenario(), m_unit, this);
         if (dialog.exec() == QDialog::Accepted)

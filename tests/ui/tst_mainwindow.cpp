@@ -13,13 +13,20 @@
 #include "logslider.h"
 #include "mainwindow.h"
 #include "plancontroller.h"
+#include "presetpicker.h"
 #include "scenario_json.h"
 #include "testhelpers.h"
 #include "timelinechart.h"
 
+#include <QAbstractItemView>
+#include <QAction>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDoubleSpinBox>
 #include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
@@ -62,6 +69,29 @@ void compareBars(const MainWindow &w, const Scenario &expectedScenario)
     QCOMPARE(w.breakdownChart()->capacityValue(), toUnit(expected.capacityBytes, w.unit()));
 }
 
+Scenario presetScenario(const std::string &id)
+{
+    Scenario s = defaultScenario();
+    s.model = *presetModel(id);
+    return s;
+}
+
+// Types into the preset picker as a user would: the window shown, Edit > Find Model Preset
+// (Ctrl+F) focuses the picker with its text selected.
+void typeIntoPicker(MainWindow &w, const QString &text)
+{
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto *find = w.findChild<QAction *>(QStringLiteral("findPreset"));
+    QVERIFY(find);
+    QCOMPARE(find->shortcut(), QKeySequence(QKeySequence::Find));
+    find->trigger();
+    PresetPicker *picker = w.controls()->presetPicker();
+    QVERIFY(picker->hasFocus());
+    QCOMPARE(picker->lineEdit()->selectedText(), picker->itemText(picker->currentIndex()));
+    QTest::keyClicks(picker, text);
+}
+
 } // namespace
 
 class TestMainWindow : public QObject
@@ -82,6 +112,16 @@ private slots:
     void calibrateFromMyRun();
     void calibrationDialogRefusesImpossibleNumbers();
     void errorBandsAroundTheTotals();
+    void presetListGroupsFamiliesBySize();
+    void typingNarrowsThePresets_data();
+    void typingNarrowsThePresets();
+    void keyboardChoosesAPreset_data();
+    void keyboardChoosesAPreset();
+    void unmatchedTextChangesNothing_data();
+    void unmatchedTextChangesNothing();
+    void expertImbalanceEditsAndUndoes();
+    void architectureSummary_data();
+    void architectureSummary();
 };
 
 void TestMainWindow::initTestCase()
@@ -380,6 +420,276 @@ void TestMainWindow::errorBandsAroundTheTotals()
         const double total = w.batchChart()->totalAt(batch.x[i]);
         QVERIFY(std::fabs(w.batchChart()->likelyHighAt(batch.x[i]) -
                           total * validationErrorBand.high) < 1e-9 * total);
+    }
+}
+
+// The drop-down: "Custom" first, then each family under a header that cannot be chosen, its
+// presets from the smallest, each with its size; every preset once.
+void TestMainWindow::presetListGroupsFamiliesBySize()
+{
+    ControlsPanel panel;
+    QComboBox *box = panel.presetBox();
+    QCOMPARE(box->itemText(0), QStringLiteral("Custom"));
+    auto *items = qobject_cast<QStandardItemModel *>(box->model());
+    QVERIFY(items);
+    QStringList ids, headers;
+    double previous = 0;
+    for (int i = 1; i < box->count(); ++i) {
+        const QString id = box->itemData(i).toString();
+        if (id.isEmpty()) { // a family header
+            QVERIFY(!items->item(i)->isEnabled());
+            headers << box->itemText(i);
+            previous = 0;
+            continue;
+        }
+        QVERIFY(items->item(i)->isEnabled());
+        ids << id;
+        const ModelConfig model = *presetModel(id.toStdString());
+        const double total = double(countParameters(model).total);
+        QVERIFY2(total >= previous, qPrintable(box->itemText(i)));
+        previous = total;
+        QVERIFY2(box->itemText(i).endsWith(QStringLiteral("(%1)").arg(presetSizeText(model))),
+                 qPrintable(box->itemText(i)));
+    }
+    QCOMPARE(ids.size(), qsizetype(Catalog::builtin().presets().size()));
+    QCOMPARE(QSet<QString>(ids.begin(), ids.end()).size(), ids.size());
+    for (const char *family : {"DeepSeek", "Gemma", "Llama", "Qwen", "gpt"})
+        QVERIFY2(headers.contains(QString::fromLatin1(family), Qt::CaseInsensitive), family);
+    QCOMPARE(box->itemText(box->findData(QStringLiteral("llama-3.1-8b"))),
+             QStringLiteral("Llama 3.1 8B (8.03 B)"));
+    QCOMPARE(box->itemText(box->findData(QStringLiteral("qwen3-30b-a3b"))),
+             QStringLiteral("Qwen3 30B-A3B (30.5 B, 3.35 B active)"));
+}
+
+void TestMainWindow::typingNarrowsThePresets_data()
+{
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<QStringList>("shown");
+    QTest::newRow("qwen3-3 (ids)") << "qwen3-3"
+                                   << QStringList{"Qwen3 30B-A3B (30.5 B, 3.35 B active)",
+                                                  "Qwen3 32B (32.8 B)"};
+    QTest::newRow("gpt-oss") << "gpt-oss"
+                             << QStringList{"gpt-oss-20b (20.9 B, 4.19 B active)",
+                                            "gpt-oss-120b (117 B, 5.71 B active)"};
+    QTest::newRow("DeepSeek, any case")
+        << "DEEPSEEK"
+        << QStringList{"DeepSeek-V2-Lite (15.7 B, 2.66 B active)",
+                       "DeepSeek-V2 (236B) (236 B, 21.4 B active)",
+                       "DeepSeek-V3 (671 B, 37.6 B active)",
+                       "DeepSeek-V3.1 (671 B, 37.6 B active)"};
+    QTest::newRow("70b") << "70b"
+                         << QStringList{"Llama 2 70B (69.0 B)", "Llama 3.1 70B (70.6 B)",
+                                        "Llama 3.3 70B Instruct (70.6 B)"};
+    QTest::newRow("two words") << "qwen moe"
+                               << QStringList{"Qwen3 30B-A3B (30.5 B, 3.35 B active)",
+                                              "Qwen3 235B-A22B (235 B, 22.2 B active)"};
+    QTest::newRow("nothing") << "no such model" << QStringList{};
+}
+
+void TestMainWindow::typingNarrowsThePresets()
+{
+    QFETCH(QString, typed);
+    QFETCH(QStringList, shown);
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    typeIntoPicker(w, typed);
+    PresetPicker *picker = w.controls()->presetPicker();
+    QCOMPARE(picker->matches(), shown);
+    QCOMPARE(picker->search()->popup()->isVisible(), !shown.isEmpty());
+    QCOMPARE(picker->lineEdit()->text(), typed);
+    // Typing alone changes nothing.
+    QCOMPARE(w.undoStack()->count(), 0);
+    QCOMPARE(w.scenario().model.preset, std::string("llama-3.1-8b"));
+}
+
+// Type, Down (to the first match), Enter; or type and Enter (the first match); Down twice; or
+// a click on the second match.
+void TestMainWindow::keyboardChoosesAPreset_data()
+{
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<int>("downs");
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("parameters");
+    QTest::newRow("down, enter") << "qwen3-3" << 1 << "qwen3-30b-a3b" << "30.53 B parameters";
+    QTest::newRow("enter alone") << "deepseek-v3" << 0 << "deepseek-v3" << "671.03 B parameters";
+    QTest::newRow("down twice") << "gpt-oss" << 2 << "gpt-oss-120b" << "116.83 B parameters";
+    QTest::newRow("click") << "llama 70" << -1 << "llama-3.1-70b" << "70.55 B parameters";
+}
+
+void TestMainWindow::keyboardChoosesAPreset()
+{
+    QFETCH(QString, typed);
+    QFETCH(int, downs);
+    QFETCH(QString, preset);
+    QFETCH(QString, parameters);
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    typeIntoPicker(w, typed);
+    PresetPicker *picker = w.controls()->presetPicker();
+    QAbstractItemView *popup = picker->search()->popup();
+    QVERIFY(popup->isVisible());
+    if (downs < 0) { // a click on the second match
+        const QRect second = popup->visualRect(popup->model()->index(1, 0));
+        QTest::mouseClick(popup->viewport(), Qt::LeftButton, {}, second.center());
+    } else {
+        for (int i = 0; i < downs; ++i)
+            QTest::keyClick(popup, Qt::Key_Down);
+        QTest::keyClick(popup, Qt::Key_Return);
+    }
+    QVERIFY(!popup->isVisible());
+
+    const Scenario expected = presetScenario(preset.toStdString());
+    QCOMPARE(w.scenario().model.preset, preset.toStdString());
+    QCOMPARE(scenarioToJson(w.scenario()).dump(), scenarioToJson(expected).dump());
+    compareBars(w, expected);
+    QVERIFY2(w.statusText().contains(parameters), qPrintable(w.statusText()));
+    QCOMPARE(picker->currentData().toString(), preset);
+    QCOMPARE(picker->lineEdit()->text(), picker->itemText(picker->currentIndex()));
+    // One undo step, which goes back to the default.
+    QCOMPARE(w.undoStack()->count(), 1);
+    QVERIFY(w.isModified());
+    w.undoStack()->undo();
+    QCOMPARE(w.scenario().model.preset, std::string("llama-3.1-8b"));
+    QCOMPARE(picker->currentData().toString(), QStringLiteral("llama-3.1-8b"));
+    QVERIFY(!w.isModified());
+}
+
+// A text that matches no preset, ended by Enter, by Escape or by leaving the field, changes
+// nothing, adds no entry, and the field shows the current choice again.
+void TestMainWindow::unmatchedTextChangesNothing_data()
+{
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<QString>("end");
+    QTest::newRow("no match, enter") << "zz-no-such-model" << "enter";
+    QTest::newRow("no match, escape") << "zz-no-such-model" << "escape";
+    QTest::newRow("no match, focus out") << "zz-no-such-model" << "focus";
+    QTest::newRow("matches, escape") << "qwen" << "escape";
+}
+
+void TestMainWindow::unmatchedTextChangesNothing()
+{
+    QFETCH(QString, typed);
+    QFETCH(QString, end);
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    const std::string before = scenarioToJson(w.scenario()).dump();
+    PresetPicker *picker = w.controls()->presetPicker();
+    const int entries = picker->count();
+    const QString shown = picker->itemText(picker->currentIndex());
+    QCOMPARE(shown, QStringLiteral("Llama 3.1 8B (8.03 B)"));
+    typeIntoPicker(w, typed);
+    QCOMPARE(picker->lineEdit()->text(), typed);
+    QWidget *target = picker->search()->popup()->isVisible() ? picker->search()->popup()
+                                                             : static_cast<QWidget *>(picker);
+    if (end == "enter")
+        QTest::keyClick(target, Qt::Key_Return);
+    else if (end == "escape")
+        QTest::keyClick(target, Qt::Key_Escape);
+    else
+        w.controls()->microBatch()->spinBox()->setFocus();
+    QVERIFY(!picker->search()->popup()->isVisible());
+    QCOMPARE(scenarioToJson(w.scenario()).dump(), before);
+    QCOMPARE(w.undoStack()->count(), 0);
+    QCOMPARE(picker->count(), entries);
+    QCOMPARE(picker->findText(typed), -1);
+    QCOMPARE(picker->lineEdit()->text(), shown);
+}
+
+// The expert load imbalance of a MoE model under expert parallelism: one undoable edit that
+// keeps the preset; disabled, with the reason, where it cannot apply.
+void TestMainWindow::expertImbalanceEditsAndUndoes()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    Scenario s = presetScenario("qwen3-30b-a3b");
+    s.parallelism.gpus = 8;
+    s.parallelism.expertParallel = 8;
+    s.parallelism.zeroStage = 3;
+    w.setScenario(s);
+    QDoubleSpinBox *imbalance = w.controls()->imbalanceBox();
+    QCOMPARE(w.controls()->controlFor("model.moe.imbalance"), imbalance);
+    QVERIFY(imbalance->isEnabled());
+    QVERIFY(imbalance->toolTip().contains(QStringLiteral("balanced share")));
+    QCOMPARE(imbalance->value(), 1.0);
+    QCOMPARE(imbalance->minimum(), 1.0);
+    QCOMPARE(imbalance->maximum(), 8.0);
+    QCOMPARE(imbalance->singleStep(), 0.1);
+    const double before = w.controller()->estimate().peak.device;
+
+    imbalance->setValue(2.5);
+    Scenario expected = s;
+    expected.model.moe.imbalance = 2.5;
+    QCOMPARE(w.scenario().model.moe.imbalance, 2.5);
+    QCOMPARE(w.scenario().model.preset, std::string("qwen3-30b-a3b")); // still the preset
+    QCOMPARE(scenarioToJson(w.scenario()).dump(), scenarioToJson(expected).dump());
+    compareBars(w, expected);
+    QVERIFY(w.controller()->estimate().peak.device > before);
+    QVERIFY(w.isModified());
+    QCOMPARE(w.undoStack()->count(), 1);
+
+    w.undoStack()->undo();
+    QCOMPARE(w.scenario().model.moe.imbalance, 1.0);
+    QCOMPARE(imbalance->value(), 1.0);
+    QCOMPARE(w.controller()->estimate().peak.device, before);
+    QVERIFY(!w.isModified());
+    w.undoStack()->redo();
+    QCOMPARE(imbalance->value(), 2.5);
+
+    // One expert-parallel rank: every routed token stays, whatever the balance.
+    Scenario oneRank = s;
+    oneRank.parallelism.expertParallel = 1;
+    w.setScenario(oneRank);
+    QVERIFY(!imbalance->isEnabled());
+    QVERIFY(imbalance->toolTip().contains(QStringLiteral("expert parallelism")));
+    // A dense model has no experts: every MoE field is disabled and says so.
+    w.setScenario(defaultScenario());
+    for (const char *field :
+         {"model.moe.imbalance", "model.moe.shared_experts", "model.moe.dense_layers"}) {
+        QWidget *control = w.controls()->controlFor(QString::fromLatin1(field));
+        QVERIFY2(control && !control->isEnabled(), field);
+        QVERIFY2(control->toolTip().contains(QStringLiteral("dense model")), field);
+    }
+}
+
+void TestMainWindow::architectureSummary_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QStringList>("lines");
+    QTest::newRow("deepseek-v3")
+        << "deepseek-v3"
+        << QStringList{"MLA: kv rank 512 + rope 64, q rank 1536", "Experts in 58 of 61 layers",
+                       "1 MTP layer in the checkpoint only"};
+    QTest::newRow("deepseek-v2-lite")
+        << "deepseek-v2-lite"
+        << QStringList{"MLA: kv rank 512 + rope 64, full-rank q", "Experts in 26 of 27 layers"};
+    QTest::newRow("llama") << "llama-3.1-8b" << QStringList{};
+    QTest::newRow("qwen3") << "qwen3-8b" << QStringList{"q/k RMSNorm per head"};
+    QTest::newRow("gpt-oss")
+        << "gpt-oss-20b"
+        << QStringList{"12 of 24 layers slide over 128 tokens",
+                       "Attention sinks (a learned logit per head)"};
+    QTest::newRow("gemma 2") << "gemma-2-9b"
+                             << QStringList{"21 of 42 layers slide over 4096 tokens",
+                                            "Soft-capping: attention 50, logits 30"};
+}
+
+void TestMainWindow::architectureSummary()
+{
+    QFETCH(QString, preset);
+    QFETCH(QStringList, lines);
+    MainWindow w;
+    w.setScenario(presetScenario(preset.toStdString()));
+    QLabel *summary = w.controls()->architectureSummary();
+    QCOMPARE(summary->text(), lines.join(QLatin1Char('\n')));
+    QCOMPARE(summary->isVisibleTo(w.controls()), !lines.isEmpty());
+    // The summary follows the scenario through an edit and its undo.
+    chooseData(w.controls()->presetBox(), QStringLiteral("deepseek-v3"));
+    QVERIFY(summary->isVisibleTo(w.controls()));
+    QVERIFY(summary->text().startsWith(QStringLiteral("MLA: kv rank 512 + rope 64, q rank 1536")));
+    if (preset != "deepseek-v3") {
+        w.undoStack()->undo();
+        QCOMPARE(summary->text(), lines.join(QLatin1Char('\n')));
+        QCOMPARE(summary->isVisibleTo(w.controls()), !lines.isEmpty());
     }
 }
 
