@@ -561,6 +561,22 @@ void addActivations(const StageContext &c, ItemSink &out)
                     (1 + routedTokenFactor(c)),
                 1, savedPhases | backwardPhases);
 
+    if (c.hasHead && c.t.mtpLayers > 0) {
+        // Multi-token prediction: each module runs one more layer of the last layer's kind on
+        // the concatenation of the normed hidden state and the normed next-token embedding
+        // (eh_proj's input, 2h), under the same recomputation as the layers (DeepSeek-V3 §2.2).
+        const int lastKind = c.m.isMoeLayer(c.m.layers - 1) || !c.m.isMoe() ? 0 : 1;
+        const double n = double(c.t.mtpLayers);
+        const double layerBytes = recomputed > 0 ? d.tokens * d.h * (c.amp ? 4.0 : d.c)
+                                                 : layerTotals[lastKind];
+        out.add(A, "multi-token prediction layers' saved tensors", "one layer's inventory",
+                "DeepSeek-V3 §2.2; Megatron multi_token_prediction.py", layerBytes, n,
+                savedPhases);
+        out.add(A, "multi-token prediction: normed hidden and embedding (eh_proj input)",
+                "b*s*2h*c per module", "Megatron MultiTokenPredictionLayer",
+                d.tokens * 2 * d.h * d.c, n, savedPhases);
+    }
+
     // --- final norm, logits and loss (last stage) -----------------------------------------
     if (c.hasHead)
         addLogitsAndLoss(c, d, out);

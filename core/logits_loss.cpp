@@ -155,16 +155,22 @@ void addLogitsAndLoss(const StageContext &c, const Dims &d, ItemSink &out)
     const double vocab = double(c.m.vocabSize) /
                          (c.eagerModelCode() && c.s.framework != Framework::Torchtitan ? 1.0 : tp);
     constexpr auto LL = Component::LogitsAndLoss;
-    // What stays for backward and what only lives inside the loss computation.
+    // What stays for backward and what only lives inside the loss computation. Each
+    // multi-token prediction module computes its own logits and loss, kept like the model's.
     const double keptBytes = loss.kept < 0 ? loss.forward : loss.kept;
+    const double heads = 1.0 + double(c.t.mtpLayers);
     out.add(LL, loss.keptName.empty() ? loss.name : loss.keptName,
-            "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * keptBytes, 1,
+            "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * keptBytes, heads,
             phaseBit(Phase::Forward));
     out.add(LL, "16-bit logits and shifted copy (transient inside the loss)", "b*s*V*bytes",
             loss.source, d.tokens * vocab * (loss.forward - keptBytes), 1, phaseBit(Phase::Forward));
     out.add(LL, "cross-entropy backward: log-softmax and logits gradients",
             "b*s*V*bytes (start of backward)", loss.source, d.tokens * vocab * loss.backward, 1,
             phaseBit(Phase::LossBackward));
+    if (c.t.mtpLayers > 0)
+        out.add(LL, "multi-token prediction logits and losses (kept for backward)",
+                "b*s*V*bytes per module", loss.source, d.tokens * vocab * keptBytes,
+                double(c.t.mtpLayers), phaseBit(Phase::LossBackward));
     if (c.s.framework == Framework::Litgpt) {
         // The training loop's `logits` (fp32, from Fabric) lives until the next step's forward.
         out.add(LL, "fp32 logits held by the training loop", "b*s*V*4",

@@ -266,6 +266,9 @@ struct TrainingConfig
     Optimizer optimizer = Optimizer::Adamw;
     Recompute recompute = Recompute::None;
     int64_t recomputeLayers = -1; // -1: all layers (of the most loaded stage)
+    // Multi-token prediction modules trained beside the model (DeepSeek-V3 §2.2; Megatron
+    // --mtp-num-layers): each one more layer, eh_proj and norms, and one more logits and loss.
+    int64_t mtpLayers = 0;
     Attention attention = Attention::Flash;
     double dropout = 0.0;
     FinetuneConfig finetune;

@@ -223,6 +223,7 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
     r.enumeration("optimizer", t.optimizer);
     r.enumeration("activation_recompute", t.recompute);
     r.integer("recompute_layers", t.recomputeLayers, 0, maxLayers);
+    r.integer("mtp_layers", t.mtpLayers, 0, 16);
     r.enumeration("attention", t.attention);
     r.number("dropout", t.dropout, 0.0, 0.99);
     if (const json *ft = r.object("finetune")) {
@@ -678,6 +679,8 @@ json scenarioToJson(const Scenario &s)
                 {"gpu", {{"memory_gib", s.gpu.memoryGiB}, {"name", s.gpu.name}}}};
     if (t.recomputeLayers >= 0)
         out["training"]["recompute_layers"] = t.recomputeLayers;
+    if (t.mtpLayers > 0)
+        out["training"]["mtp_layers"] = t.mtpLayers;
     if (!s.gpu.preset.empty())
         out["gpu"]["preset"] = s.gpu.preset;
     if (!s.gpu.architecture.empty())

@@ -244,12 +244,39 @@ void addModelStates(const StageContext &c, ItemSink &out)
         size.linear += oneLayerLinear * L;
     }
 
+    // --- multi-token prediction modules (last stage) ------------------------------------
+    // Each is one more decoder layer of the last layer's kind, plus enorm, hnorm, eh_proj
+    // (2h -> h) and its output norm; it shares the embedding and the output head (DeepSeek-V3
+    // §2.2; megatron/core/transformer/multi_token_prediction.py). Trained like the layers.
+    if (c.hasHead && c.t.mtpLayers > 0 && c.full) {
+        const LayerKind kind = c.m.isMoeLayer(c.m.layers - 1) ? LayerKind::Moe : LayerKind::Dense;
+        const WeightList &weights = kind == LayerKind::Moe || !c.m.isMoe() ? c.layer : c.denseLayer;
+        LayerStateSums &sums = c.shared->states[int(kind)];
+        if (!sums.ready)
+            sums = layerStateSums(c, weights);
+        const double h = double(c.m.hiddenSize);
+        const double extra = (2 * h * h / tp + 4 * h); // eh_proj, enorm, hnorm, final norm
+        const double n = double(c.t.mtpLayers);
+        const double perElement = sums.trainable > 0 ? 1.0 / sums.trainable : 0.0;
+        // The extras take the layer's average bytes per element (dense, not sharded by EP).
+        const double scale = n * (1.0 + extra * perElement);
+        paramsTrainable += sums.paramsTrainable * scale;
+        trainable += (sums.trainable + extra) * n;
+        optimizerElementsBytes += sums.optimizer * scale;
+        optimizerSharded += sums.optimizerSharded * scale;
+        gradsSharded += sums.grads * scale;
+        masterSharded += sums.master * scale;
+        size.all += (sums.oneLayer + extra) * n;
+    }
+
     // --- embeddings, final norm, heads ----------------------------------------------------
     for (const auto &t : c.globals) {
-        const bool onStage = t.place == WeightPlace::Embedding
-                                 ? (c.hasEmbedding || (c.hasHead && c.m.tiedEmbeddings &&
-                                                       c.pp > 1 && t.name == "embed_tokens.weight"))
-                                 : c.hasHead;
+        // The last stage keeps its own copy of the token embedding when it ties the head to it
+        // or runs the multi-token prediction modules (which embed the shifted tokens).
+        const bool embeddingCopy = c.hasHead && c.pp > 1 && t.name == "embed_tokens.weight" &&
+                                   (c.m.tiedEmbeddings || c.t.mtpLayers > 0);
+        const bool onStage = t.place == WeightPlace::Embedding ? (c.hasEmbedding || embeddingCopy)
+                                                               : c.hasHead;
         if (!onStage)
             continue;
         const double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);

@@ -36,6 +36,7 @@ private slots:
     void modelStates_data();
     void modelStates();
     void kvCacheInference();
+    void multiTokenPrediction();
     void expertDispatch_data();
     void expertDispatch();
     void logitsAndLoss();
@@ -184,6 +185,29 @@ void TestMemoryTerms::modelStates()
     QVERIFY(test::relativelyClose(gradientBytes, gradients * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(itemBytes(e, "optimizer states"), states * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(itemBytes(e, "fp32 master weights"), master * llama2_7b, 1e-12));
+}
+
+void TestMemoryTerms::multiTokenPrediction()
+{
+    // One MTP module trained beside DeepSeek-V2-Lite (fp32, one GPU): one more MoE layer plus
+    // eh_proj (2h x h) and three norms, with a norm for its output (DeepSeek-V3 §2.2), at 4
+    // bytes per weight; and one more set of kept logits.
+    const auto run = [](int mtp) {
+        return estimate(test::parseOrFail(scenarioText(
+            "\"preset\":\"deepseek-v2-lite\"",
+            "\"micro_batch_size\":1,\"sequence_length\":1024,\"precision\":\"fp32\","
+            "\"optimizer\":\"sgd\",\"mtp_layers\":" + std::to_string(mtp),
+            "\"gpus\":1", "megatron")));
+    };
+    const Estimate plain = run(0), mtp = run(1);
+    const Scenario s = test::parseOrFail(
+        R"({"format":"vramplan-scenario","model":{"preset":"deepseek-v2-lite"}})");
+    const double h = 2048;
+    const double moduleElements = double(countParameters(s.model).perLayer) + 2 * h * h + 4 * h;
+    QCOMPARE(itemBytes(mtp, "weights") - itemBytes(plain, "weights"), moduleElements * 4);
+    QCOMPARE(itemBytes(mtp, "multi-token prediction logits and losses (kept for backward)"),
+             itemBytes(plain, "logits and fused vocab-parallel cross-entropy"));
+    QVERIFY(itemBytes(mtp, "multi-token prediction layers' saved tensors") > 0);
 }
 
 void TestMemoryTerms::expertDispatch_data()
