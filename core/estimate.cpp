@@ -388,14 +388,20 @@ std::string formulaWithNumbers(std::string_view formula, const FormulaSymbols &v
     while (end < formula.size() &&
            (std::isalnum(static_cast<unsigned char>(formula[end])) ||
             std::string_view("*+-/^()._ ").find(formula[end]) != std::string_view::npos)) {
-        // A word follows ("per layer", "(HF repeats ...)"): the expression is over.
-        const auto at = [&](size_t i) {
-            return i < formula.size() && std::isalpha(static_cast<unsigned char>(formula[i]));
-        };
-        if (formula[end] == ' ' &&
-            ((at(end + 1) && at(end + 2)) ||
-             (end + 1 < formula.size() && formula[end + 1] == '(' && at(end + 2) && at(end + 3))))
-            break;
+        // An operand followed by a space and then a word or a parenthesis starts the prose
+        // ("c per layer", "c (HF repeats ...)"); within the expression a space sits next to an
+        // operator ("2 * b * s * kv", "(1 + c)").
+        if (formula[end] == ' ' && end > 0 && end + 1 < formula.size()) {
+            size_t before = end;
+            while (before > 0 && formula[before - 1] == ' ')
+                --before;
+            const char prev = before > 0 ? formula[before - 1] : '*';
+            const char next = formula[end + 1];
+            const bool operandBefore =
+                std::isalnum(static_cast<unsigned char>(prev)) || prev == ')';
+            if (operandBefore && (std::isalpha(static_cast<unsigned char>(next)) || next == '('))
+                break;
+        }
         ++end;
     }
     const std::string_view expression = formula.substr(0, end);

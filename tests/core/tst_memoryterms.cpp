@@ -45,6 +45,7 @@ private slots:
     void qloraBaseBytes();
     void formulasWithNumbers_data();
     void formulasWithNumbers();
+    void everyFormulaWorksOut();
 };
 
 void TestMemoryTerms::korthikantiLayer_data()
@@ -369,6 +370,11 @@ void TestMemoryTerms::formulasWithNumbers_data()
                                << "b*a*s^2*(1 + c) = 2*32*1024^2*(1 + 2)";
     QTest::newRow("no symbols") << "per architecture"
                                 << "per architecture";
+    // Spaced operators and the two-letter symbol kv (the inference KV cache's formula).
+    QTest::newRow("KV cache") << "2 * b * s * kv * d * c per layer"
+                              << "2 * b * s * kv * d * c per layer = 2 * 2 * 1024 * 32 * 128 * 2";
+    QTest::newRow("words with a symbol's letters") << "b*s*h*c (a dense head)"
+                                                   << "b*s*h*c (a dense head) = 2*1024*4096*2";
 }
 
 void TestMemoryTerms::formulasWithNumbers()
@@ -380,6 +386,32 @@ void TestMemoryTerms::formulasWithNumbers()
                      "\"gpus\":1", "transformers")));
     QCOMPARE(QString::fromStdString(formulaWithNumbers(formula.toStdString(), e.symbols)),
              expected);
+}
+
+// Every item's formula, with the numbers put in, ends on an operand: no "2 * 1 * 4096 *" cut
+// short by a symbol taken for a word (the inference KV cache's "kv").
+void TestMemoryTerms::everyFormulaWorksOut()
+{
+    const std::pair<const char *, const char *> cases[] = {
+        {"llama-3.1-8b", "\"mode\":\"inference\""},
+        {"deepseek-v3", "\"mode\":\"inference\""},
+        {"gpt-oss-20b", "\"precision\":\"amp_bf16\",\"attention\":\"eager\""},
+        {"qwen3-30b-a3b", "\"activation_recompute\":\"full\""},
+        {"gemma-2-2b", "\"finetune\":{\"method\":\"lora\"},\"dropout\":0.1"},
+    };
+    for (const auto &[preset, training] : cases) {
+        const Estimate e = estimate(test::parseOrFail(scenarioText(
+            std::string("\"preset\":\"") + preset + "\"", training, "\"gpus\":8", "transformers")));
+        for (const auto &item : e.items) {
+            const std::string worked = formulaWithNumbers(item.formula, e.symbols);
+            const auto eq = worked.find(" = ");
+            if (eq == std::string::npos)
+                continue;
+            const char last = worked.back();
+            QVERIFY2(std::string_view("*+-/^( ").find(last) == std::string_view::npos,
+                     (std::string(preset) + ": " + worked).c_str());
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMemoryTerms)
