@@ -9,9 +9,11 @@
 namespace vramplan {
 namespace {
 
-// The activation scale is searched within these bounds: a run 20x above its inventory, or 20x
-// below, is a different scenario rather than an overhead.
-constexpr double minScale = 0.05;
+// The activation scale is searched within these bounds. The published runs sit within 0.96-1.20
+// of the estimate and the CPU measurements within a few percent of the inventory: a run whose
+// activations, logits and temporaries are under a quarter of the inventory's, or 20x above, is
+// a different scenario (another batch, sequence, recomputation or precision), not an overhead.
+constexpr double minScale = 0.25;
 constexpr double maxScale = 20.0;
 
 double valueAt(Scenario s, MemoryMetric metric, double scale, double overhead)
@@ -74,11 +76,26 @@ Parsed<Calibration> fitCalibration(const Scenario &scenario, MemoryMetric metric
     c.overheadBytes = metric == MemoryMetric::Allocated ? 0.0 : overheadFloor;
     const double lowest = valueAt(s, metric, minScale, c.overheadBytes);
     const double highest = valueAt(s, metric, maxScale, c.overheadBytes);
-    if (measuredBytes < lowest)
+    if (measuredBytes < lowest) {
+        // Name what the floor is made of, so the user sees which part of the scenario the
+        // number contradicts.
+        const auto &byComponent = base.phases[int(base.peak.phase)].byComponent;
+        const double states = byComponent[int(Component::Parameters)] +
+                              byComponent[int(Component::Gradients)] +
+                              byComponent[int(Component::OptimizerStates)];
+        if (measuredBytes < states)
+            return Parsed<Calibration>::fail(
+                "the measured " + formatBytes(measuredBytes, SizeUnit::GiB) +
+                " is below what this scenario's weights and states alone take (" +
+                formatBytes(states, SizeUnit::GiB) +
+                " of weights, gradients and optimizer states): check the scenario against the "
+                "run (model, precision, sharding, GPU count)");
         return Parsed<Calibration>::fail(
             "the measured " + formatBytes(measuredBytes, SizeUnit::GiB) +
-            " is below what this scenario's weights and states alone take (" +
-            formatBytes(lowest, SizeUnit::GiB) + "): check the scenario against the run");
+            " is below the least this scenario can take (" + formatBytes(lowest, SizeUnit::GiB) +
+            ": its weights and states with a quarter of its activations): check the scenario "
+            "against the run (batch, sequence, recomputation)");
+    }
     if (measuredBytes > highest)
         return Parsed<Calibration>::fail(
             "the measured " + formatBytes(measuredBytes, SizeUnit::GiB) +

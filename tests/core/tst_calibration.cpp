@@ -143,6 +143,11 @@ void TestCalibration::impossibleMeasurementsAreRefused_data()
                           << "the measured value must be a positive number of bytes";
     QTest::newRow("not a number") << int(MemoryMetric::Device) << std::nan("")
                                   << "the measured value must be a positive number of bytes";
+    // Above the weights and states, but the activations would have to shrink to a tenth
+    // (issue 11: such a number was accepted and scaled them by 0.095).
+    QTest::newRow("activations a tenth of the inventory")
+        << int(MemoryMetric::Allocated) << -0.1
+        << "is below the least this scenario can take";
     QTest::newRow("far above") << int(MemoryMetric::Allocated) << 1.0e15
                                << "is more than 20 times this scenario's activations can explain";
 }
@@ -153,6 +158,14 @@ void TestCalibration::impossibleMeasurementsAreRefused()
     QFETCH(double, measured);
     QFETCH(QString, error);
     const Scenario s = scenarioFile("llama-2-7b-zero3-4gpu.vramplan.json");
+    if (measured < 0) {
+        // -x: the states at the peak plus x times the rest of what is allocated there.
+        const Estimate e = estimate(s);
+        const auto &c = e.phases[int(e.peak.phase)].byComponent;
+        const double states = c[int(Component::Parameters)] + c[int(Component::Gradients)] +
+                              c[int(Component::OptimizerStates)];
+        measured = states + -measured * (e.peak.allocated - states);
+    }
     const auto fitted = fitCalibration(s, static_cast<MemoryMetric>(metric), measured);
     QVERIFY(!fitted);
     QVERIFY2(QString::fromStdString(fitted.error).contains(error), fitted.error.c_str());
