@@ -148,6 +148,16 @@ void addLogitsAndLoss(const StageContext &c, const Dims &d, ItemSink &out)
     const double tp = d.tp;
     out.add(A, "final norm input", "b*s*h*norm bytes", "model code",
             d.tokens * d.h * d.normIn / d.outsideDiv, 1, savedPhases);
+    if (c.m.family >= Family::Qwen3 && c.hfModelCode() && c.full && c.m.norm == NormType::RmsNorm) {
+        // transformers >= 4.46 families, trained in full: the final norm keeps its normalised
+        // input for its weight (fp32 where the model multiplies in fp32) and the head keeps its
+        // input, the norm output (CPU-measured: the "final" and "head" regions).
+        out.add(A, "final norm normalised input (for the weight gradient)", "b*s*h*bytes",
+                "transformers RMSNorm", d.tokens * d.h * normalisedBytes(c, c.amp ? 4.0 : d.c), 1,
+                savedPhases);
+        out.add(A, "final norm output (lm_head input)", "b*s*h*c", "transformers lm_head",
+                d.tokens * d.h * d.c, 1, savedPhases);
+    }
     if (c.m.head == Head::Classifier)
         return; // a few logits per sequence: negligible
     const LossBytes loss = lossBytes(c);

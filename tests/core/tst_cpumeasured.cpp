@@ -93,7 +93,7 @@ const std::map<std::string, Bound> bounds = {
 // ratchet at the figures reached.
 const std::map<std::string, Bound> newerBounds = {
     {"saved_per_layer", {0.01, 0.03}},
-    {"saved_total", {0.021, 0.075}},
+    {"saved_total", {0.005, 0.025}},
     {"model_states", {0.001, 0.001}},
 };
 
