@@ -3,6 +3,7 @@
 
 #include "estimate.h"
 
+#include "capabilities.h"
 #include "estimate_context.h"
 
 #include <cctype>
@@ -324,6 +325,11 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
     if (t.mode == Mode::Train &&
         (t.optimizer == Optimizer::PagedAdamw || t.optimizer == Optimizer::PagedAdamw8bit))
         e.warnings.push_back({WarningCode::PagedStatesOutsideAllocator});
+    Knob missing[knobCount];
+    const int lacking = missingCapabilities(s, missing);
+    for (int i = 0; i < lacking; ++i)
+        e.warnings.push_back(
+            {WarningCode::FrameworkLacks, double(int(missing[i])), double(int(s.framework))});
     if (p.pipelineParallel > 1 && s.model.layers % p.pipelineParallel != 0)
         e.warnings.push_back({WarningCode::PipelineStagesUneven, double(s.model.layers),
                               double(p.pipelineParallel)});

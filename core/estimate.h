@@ -88,6 +88,7 @@ enum class WarningCode
     PipelineStagesUneven,
     DoesNotFit, // value: overflow bytes
     Clamped,
+    FrameworkLacks, // value: the Knob (capabilities.h) the scenario's framework does not have
 };
 
 struct Warning

@@ -1,5 +1,6 @@
 #include "estimate_json.h"
 
+#include "capabilities.h"
 #include "enum_names.h"
 #include "scenario_json.h"
 
@@ -59,6 +60,10 @@ std::string warningText(const Warning &w)
         return "does not fit: " + formatBytes(w.value) + " over the GPU's capacity";
     case WarningCode::Clamped:
         return "some figures exceed 4e18 bytes and are clamped";
+    case WarningCode::FrameworkLacks:
+        return std::string(toString(static_cast<Framework>(int(w.value2)))) + " has no " +
+               std::string(knobLabel(static_cast<Knob>(int(w.value)))) +
+               ": the estimate shows what it would take, but the run cannot be set up this way";
     }
     return {};
 }

@@ -4,9 +4,12 @@
 // loss under autocast (also CPU-measured, tests/data/measured), and 4-bit dequantisation.
 
 #include "estimate.h"
+#include "estimate_json.h"
 #include "testhelpers.h"
 
 #include <QTest>
+
+#include <nlohmann/json.hpp>
 
 using namespace vramplan;
 using test::itemBytes;
@@ -41,6 +44,9 @@ private slots:
     void gpt2UnderAutocast();
     void qloraDequantisesOneMatrixAtATime_data();
     void qloraDequantisesOneMatrixAtATime();
+    void frameworkLacksKnob_data();
+    void frameworkLacksKnob();
+    void publishedRunsUseTheirFrameworksKnobs();
 };
 
 void TestFrameworkTerms::fsdpRootUnitGatheredWhole_data()
@@ -184,6 +190,78 @@ void TestFrameworkTerms::qloraDequantisesOneMatrixAtATime()
     const double nf4 = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
     QVERIFY(test::relativelyClose(itemBytes(e, "frozen base linear weights (quantised)"),
                                   (llamaLinear + quantisedHead) * nf4, 1e-12));
+}
+
+void TestFrameworkTerms::frameworkLacksKnob_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("training");
+    QTest::addColumn<QString>("parallelism");
+    QTest::addColumn<QString>("warning"); // empty: none of the framework kind
+    QTest::newRow("megatron, ZeRO-3 parameter offload")
+        << "megatron" << "" << "\"gpus\":8,\"zero_stage\":3,\"offload_parameters\":\"cpu\""
+        << "megatron has no parameter offload to the CPU: the estimate shows what it would "
+           "take, but the run cannot be set up this way";
+    QTest::newRow("torchtitan, NVMe optimizer offload")
+        << "torchtitan" << "" << "\"gpus\":8,\"zero_stage\":3,\"offload_optimizer\":\"nvme\""
+        << "torchtitan has no optimizer offload to NVMe: the estimate shows what it would take, "
+           "but the run cannot be set up this way";
+    QTest::newRow("deepspeed, NVMe optimizer offload")
+        << "deepspeed" << "" << "\"gpus\":8,\"zero_stage\":3,\"offload_optimizer\":\"nvme\""
+        << "";
+    QTest::newRow("litgpt, tensor parallelism")
+        << "litgpt" << "" << "\"gpus\":8,\"tensor_parallel\":2"
+        << "litgpt has no tensor parallelism: the estimate shows what it would take, but the run "
+           "cannot be set up this way";
+    QTest::newRow("torchtitan, LoRA")
+        << "torchtitan" << "\"finetune\":{\"method\":\"lora\"}" << "\"gpus\":1"
+        << "torchtitan has no LoRA: the estimate shows what it would take, but the run cannot be "
+           "set up this way";
+    QTest::newRow("megatron, 8-bit Adam")
+        << "megatron" << "\"optimizer\":\"adamw_8bit\"" << "\"gpus\":1"
+        << "megatron has no 8-bit optimizer states: the estimate shows what it would take, but "
+           "the run cannot be set up this way";
+    QTest::newRow("megatron, everything it has")
+        << "megatron" << "\"activation_recompute\":\"selective\",\"precision\":\"fp8_mixed\""
+        << "\"gpus\":64,\"tensor_parallel\":2,\"sequence_parallel\":true,"
+           "\"pipeline_parallel\":4,\"virtual_pipeline_parallel\":2,\"context_parallel\":2,"
+           "\"zero_stage\":1"
+        << "";
+    QTest::newRow("transformers, QLoRA with ZeRO-3 and paged AdamW")
+        << "transformers"
+        << "\"optimizer\":\"paged_adamw\",\"finetune\":{\"method\":\"qlora\"}"
+        << "\"gpus\":2,\"zero_stage\":3" << "";
+}
+
+void TestFrameworkTerms::frameworkLacksKnob()
+{
+    QFETCH(QString, framework);
+    QFETCH(QString, training);
+    QFETCH(QString, parallelism);
+    QFETCH(QString, warning);
+    const Estimate e = estimate(test::parseOrFail(test::scenarioText(
+        "\"preset\":\"llama-2-7b\"", training.toStdString(), parallelism.toStdString(),
+        framework.toStdString())));
+    QStringList lacks;
+    for (const auto &w : e.warnings)
+        if (w.code == WarningCode::FrameworkLacks)
+            lacks << QString::fromStdString(warningText(w));
+    QCOMPARE(lacks, warning.isEmpty() ? QStringList() : QStringList{warning});
+}
+
+// The published runs were set up with their frameworks: none asks for a knob it lacks.
+void TestFrameworkTerms::publishedRunsUseTheirFrameworksKnobs()
+{
+    const auto doc = nlohmann::json::parse(
+        test::readFile(test::dataPath("measured/shared_published.json")), nullptr, false);
+    QVERIFY(doc.is_array() && doc.size() >= 40);
+    for (const auto &run : doc) {
+        const auto parsed = scenarioFromJson(run["scenario"]);
+        QVERIFY(parsed);
+        for (const auto &w : estimate(*parsed.value).warnings)
+            QVERIFY2(w.code != WarningCode::FrameworkLacks,
+                     (run.value("id", "?") + ": " + warningText(w)).c_str());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestFrameworkTerms)
