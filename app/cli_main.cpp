@@ -205,6 +205,31 @@ int commandParams(const Options &o)
     return 0;
 }
 
+// "nothing fits, not even a micro-batch of 1 (over by 12.30 GiB on H100 80GB)".
+std::string nothingFits(const Scenario &base, const std::string &command)
+{
+    Scenario s = base;
+    std::string what;
+    if (command == "max-batch") {
+        s.training.microBatchSize = 1;
+        what = "not even a micro-batch of 1";
+    } else if (command == "max-sequence") {
+        s.training.sequenceLength = 256;
+        what = "not even a sequence of 256 tokens";
+    } else {
+        const auto &p = base.parallelism;
+        const int64_t unit = p.tensorParallel * p.pipelineParallel * p.contextParallel *
+                             std::max<int64_t>(1, p.expertParallel);
+        s.parallelism.gpus = unit * ((int64_t(1) << 20) / unit);
+        what = "up to " + std::to_string(s.parallelism.gpus) + " GPUs";
+        if (!checkScenario(s).empty())
+            return "nothing fits " + what + " in this layout";
+    }
+    const Estimate e = estimate(s);
+    return "nothing fits, " + what + " (over by " + formatBytes(-e.headroomBytes) + " on " +
+           s.gpu.name + ")";
+}
+
 int commandSweep(const Options &o)
 {
     const std::string path = oneFile(o, "sweep");
@@ -362,7 +387,13 @@ int main(int argc, char **argv)
             const int64_t answer = command == "max-batch"      ? maxMicroBatchSize(s)
                                    : command == "max-sequence" ? maxSequenceLength(s)
                                                                : minGpuCount(s);
-            std::cout << answer << '\n';
+            if (answer > 0) {
+                std::cout << answer << '\n';
+                return 0;
+            }
+            // Nothing fits: say how far the smallest candidate is over, after the 0 that
+            // scripts read.
+            std::cout << "0: " << nothingFits(s, command) << '\n';
             return 0;
         }
         if (command == "calibrate")
