@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <vector>
 
 namespace vramplan::ui {
@@ -26,8 +28,33 @@ constexpr double keyLower = 0.3;
 constexpr double keyUpper = 2.4;
 constexpr double gapKey = barKey + barWidth / 2 + 0.12;
 constexpr double bandKey = barKey - barWidth / 2 - 0.08; // the likely-range whisker, left of it
+constexpr double balancedEnd = gapKey - 0.03; // the balanced marker: across the bar and a stub
 constexpr int toolTipItems = 10; // plus a heading and a "more" line: about 12 lines
 constexpr int maxFormulaLength = 48;
+
+// The balanced-experts marker: the teal of the curves' expert-imbalance band.
+const QColor imbalanceColor(0x00, 0x83, 0x8f);
+
+// A text item that places itself just before it is drawn, once the layout of that drawing
+// (the widget, or an export at another size) is known.
+class PlacedText : public QCPItemText
+{
+public:
+    PlacedText(QCustomPlot *plot, std::function<void()> place)
+        : QCPItemText(plot), m_place(std::move(place))
+    {
+    }
+
+protected:
+    void draw(QCPPainter *painter) override
+    {
+        m_place();
+        QCPItemText::draw(painter);
+    }
+
+private:
+    std::function<void()> m_place;
+};
 
 // QCustomPlot must only ever see finite numbers: a NaN poisons its range and tick computations.
 // Negative sizes do not exist either; one would overlap the segment below it.
@@ -153,6 +180,17 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_bandLine->setTail(QCPLineEnding(QCPLineEnding::esBar, 10));
     m_bandLine->setPen(QPen(QColor(0x42, 0x42, 0x42), 1.5));
 
+    // Where the device total would be with perfectly balanced expert routing: a teal line
+    // across the bar, its label right of it, hanging below it.
+    m_balancedLine = new QCPItemLine(m_plot);
+    m_balancedLine->setPen(QPen(imbalanceColor, 2, Qt::DashLine));
+    m_balancedLabel = new PlacedText(m_plot, [this] { placeBalancedLabel(); });
+    m_balancedLabel->setColor(imbalanceColor);
+    m_balancedLabel->position->setType(QCPItemPosition::ptAbsolute);
+    m_balancedLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_balancedLabel->setTextAlignment(Qt::AlignLeft);
+    m_balancedLabel->setPadding(QMargins(4, 1, 2, 1));
+
     for (int i = 0; i < m_plot->itemCount(); ++i)
         m_plot->item(i)->setSelectable(false);
 
@@ -164,7 +202,8 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     setEstimate(Estimate{}, Unit::GiB);
 }
 
-void BreakdownChart::setEstimate(const Estimate &e, Unit unit)
+void BreakdownChart::setEstimate(const Estimate &e, Unit unit,
+                                 std::optional<double> balancedDeviceBytes)
 {
     m_estimate = e;
     m_unit = unit;
@@ -224,15 +263,37 @@ void BreakdownChart::setEstimate(const Estimate &e, Unit unit)
                          : QStringLiteral("headroom %1").arg(formatSize(gapBytes, unit, 1));
     updateGapLabel();
 
+    const bool balanced = balancedDeviceBytes && std::isfinite(*balancedDeviceBytes) &&
+                          *balancedDeviceBytes > 0 && total > 0;
+    m_total = total;
+    m_balanced =
+        balanced ? toUnit(*balancedDeviceBytes, unit) : std::numeric_limits<double>::quiet_NaN();
+    m_balancedText =
+        balanced
+            ? QStringLiteral("balanced experts: %1").arg(formatSize(*balancedDeviceBytes, unit))
+            : QString();
+    m_balancedLine->setVisible(balanced);
+    m_balancedLabel->setVisible(balanced);
+    m_balancedLine->start->setCoords(barKey - barWidth / 2, balanced ? m_balanced : 0);
+    m_balancedLine->end->setCoords(balancedEnd, balanced ? m_balanced : 0);
+    m_balancedLabel->setText(m_balancedText); // wrapped and placed as it is drawn
+
     const double likelyLow = sanitized(e.peak.device) * validationErrorBand.low;
     const double likelyHigh = sanitized(e.peak.device) * validationErrorBand.high;
     m_measuredHeading->setText(e.calibrated ? QStringLiteral("Peak, calibrated to your run")
                                             : QStringLiteral("Peak as measured"));
-    m_measuredValues->setText(QStringLiteral("%1\n%2\n%3\n%4 to %5")
-                                  .arg(formatSize(sanitized(e.peak.allocated), unit),
-                                       formatSize(sanitized(e.peak.reserved), unit),
-                                       formatSize(sanitized(e.peak.device), unit),
-                                       formatSize(likelyLow, unit, 1), formatSize(likelyHigh, unit, 1)));
+    QString names = QStringLiteral("allocated\nreserved\ndevice\nlikely device");
+    QString values = QStringLiteral("%1\n%2\n%3\n%4 to %5")
+                         .arg(formatSize(sanitized(e.peak.allocated), unit),
+                              formatSize(sanitized(e.peak.reserved), unit),
+                              formatSize(sanitized(e.peak.device), unit),
+                              formatSize(likelyLow, unit, 1), formatSize(likelyHigh, unit, 1));
+    if (balanced) {
+        names += QStringLiteral("\nbalanced experts");
+        values += QLatin1Char('\n') + formatSize(*balancedDeviceBytes, unit);
+    }
+    m_measuredNames->setText(names);
+    m_measuredValues->setText(values);
 
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -292,6 +353,51 @@ void BreakdownChart::updateGapLabel()
     m_gapLabel->setText(text);
 }
 
+void BreakdownChart::placeBalancedLabel()
+{
+    // Called as the label is drawn (on screen or into an export), when the layout is final:
+    // every size here is in pixels of that drawing.
+    const QCPAxis *x = m_plot->xAxis;
+    const QCPAxis *y = m_plot->yAxis;
+    const QRectF axis = m_plot->axisRect()->rect();
+    const double left = x->coordToPixel(gapKey);
+    // On one line where there is room right of the bar, else "balanced experts:" over the size.
+    const QFontMetricsF metrics(m_balancedLabel->font());
+    const QMargins padding = m_balancedLabel->padding();
+    QString text = m_balancedText;
+    if (metrics.horizontalAdvance(text) + padding.left() + padding.right() > axis.right() - left)
+        text.replace(QStringLiteral(": "), QStringLiteral(":\n"));
+    m_balancedLabel->setText(text);
+    const QRectF box =
+        metrics.boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignLeft, text)
+            .adjusted(-padding.left(), -padding.top(), padding.right(), padding.bottom());
+
+    // Right of the bar, where the headroom or overflow label and the capacity's label also
+    // live: hanging below the marker, else above it, else under the capacity's label, else
+    // under the headroom's, whichever first overlaps none of them and stays in the plot.
+    std::vector<QRectF> taken;
+    for (const QCPItemText *label : {m_gapLabel, m_capacityLabel, m_totalLabel}) {
+        if (label->visible())
+            taken.push_back(
+                QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition())
+                    .normalized());
+    }
+    auto fits = [&](double top) {
+        const QRectF at(left, top, box.width(), box.height());
+        return at.top() >= axis.top() && at.bottom() <= axis.bottom() &&
+               std::none_of(taken.begin(), taken.end(),
+                            [&](const QRectF &t) { return t.intersects(at); });
+    };
+    const double marker = y->coordToPixel(m_balanced);
+    std::vector<double> tops{marker, marker - box.height()};
+    if (m_capacityLabel->visible() && m_total > m_capacity)
+        tops.push_back(m_capacityLabel->bottom->pixelPosition().y() + 2);
+    if (m_gapLabel->visible())
+        tops.push_back(m_gapLabel->bottom->pixelPosition().y() + 2);
+    const auto top = std::find_if(tops.begin(), tops.end(), fits);
+    m_balancedLabel->position->setCoords(left, top != tops.end() ? *top : marker);
+}
+
 void BreakdownChart::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
@@ -311,6 +417,26 @@ double BreakdownChart::barValue(Component c) const
 std::pair<double, double> BreakdownChart::likelyRange() const
 {
     return m_likely;
+}
+
+double BreakdownChart::balancedValue() const
+{
+    return m_balanced;
+}
+
+QString BreakdownChart::balancedText() const
+{
+    return m_balancedLabel->visible() ? m_balancedText : QString();
+}
+
+QStringList BreakdownChart::measuredRows() const
+{
+    const QStringList names = m_measuredNames->text().split(QLatin1Char('\n'));
+    const QStringList values = m_measuredValues->text().split(QLatin1Char('\n'));
+    QStringList rows;
+    for (qsizetype i = 0; i < std::min(names.size(), values.size()); ++i)
+        rows << names[i] + QStringLiteral(": ") + values[i];
+    return rows;
 }
 
 double BreakdownChart::capacityValue() const
@@ -348,6 +474,7 @@ void BreakdownChart::applyFonts()
             item->setMargins(QMargins(0, 1, 0, 1));
     }
     m_capacityLabel->setFont(base);
+    m_balancedLabel->setFont(base);
     m_totalLabel->setFont(bold);
     m_gapLabel->setFont(bold);
     for (QCPTextElement *text : {m_measuredHeading, m_measuredNames, m_measuredValues})

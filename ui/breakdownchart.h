@@ -6,9 +6,11 @@
 #include "componentstyle.h"
 #include "estimate.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <array>
+#include <optional>
 
 class QCPBars;
 class QCPItemLine;
@@ -31,14 +33,23 @@ public:
     explicit BreakdownChart(QWidget *parent = nullptr);
 
     // Cheap enough to call on every slider step: the plottables are reused and the redraw is
-    // queued, so several calls within one event-loop pass paint once.
-    void setEstimate(const vramplan::Estimate &e, Unit unit);
+    // queued, so several calls within one event-loop pass paint once. `balancedDeviceBytes`,
+    // where given, is the device total of the same scenario with perfectly balanced expert
+    // routing (PlanController::balancedEstimate()): a marker on the bar and a measured row.
+    void setEstimate(const vramplan::Estimate &e, Unit unit,
+                     std::optional<double> balancedDeviceBytes = std::nullopt);
 
     // What is drawn, in the unit of the last setEstimate (for tests).
     double barValue(vramplan::Component c) const;
     double capacityValue() const;
     // The likely range of the device total (validationErrorBand), in the unit; {0, 0} if none.
     std::pair<double, double> likelyRange() const;
+    // The balanced-experts marker: its value in the unit (NaN when hidden) and its label on one
+    // line ("" when hidden).
+    double balancedValue() const;
+    QString balancedText() const;
+    // The rows of the measured block as shown, "name: value" ("device: 49.55 GiB").
+    QStringList measuredRows() const;
     QCustomPlot *plot() const;
 
 protected:
@@ -49,6 +60,7 @@ private:
     void applyFonts();
     void arrange(bool below);
     void updateGapLabel();
+    void placeBalancedLabel(); // as the label is drawn
     void updateToolTip(QMouseEvent *event);
     QString toolTipText(vramplan::Component c) const;
 
@@ -62,6 +74,12 @@ private:
     QCPItemLine *m_bandLine; // the likely range of the total: the spread on published runs
     std::pair<double, double> m_likely{};
     QString m_gapText; // "headroom 12.3 GiB", on one line
+    // The device total with balanced expert routing: a line across the bar, labelled.
+    QCPItemLine *m_balancedLine;
+    QCPItemText *m_balancedLabel;
+    double m_balanced = 0; // in the unit; NaN when there is no marker
+    double m_total = 0;    // the bar's height, in the unit
+    QString m_balancedText;
 
     // Beside the plot (or below it, when the widget is tall or narrow): the legend and the
     // measured numbers, names and values in two columns.

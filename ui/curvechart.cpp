@@ -21,6 +21,9 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 // the usual "this is fine" next to overflowColor()'s red.
 const QColor currentColor(0x37, 0x47, 0x4f);
 const QColor fittingColor(0x2e, 0x7d, 0x32);
+// The expert-imbalance band: teal hatching, apart from the grey veil of the likely range and
+// from every component's colour.
+const QColor imbalanceColor(0x00, 0x83, 0x8f);
 
 double sanitized(double v)
 {
@@ -144,6 +147,17 @@ CurveChart::Band &CurveChart::band(size_t index)
         band[bandHighGraph]->setName(QStringLiteral("Likely range"));
         band[bandHighGraph]->setBrush(QColor(0x42, 0x42, 0x42, 40));
         band[bandHighGraph]->setChannelFillGraph(band[bandLowGraph]);
+        // The expert-imbalance band: from the balanced total (a solid teal edge) up to the
+        // total, hatched.
+        for (size_t edge : {balancedGraph, imbalancedGraph}) {
+            auto *graph = m_plot->addGraph();
+            graph->setPen(QPen(imbalanceColor, edge == balancedGraph ? 1.5 : 1));
+            graph->setSelectable(QCP::stNone);
+            graph->removeFromLegend();
+            band[edge] = graph;
+        }
+        band[imbalancedGraph]->setBrush(QBrush(imbalanceColor, Qt::BDiagPattern));
+        band[imbalancedGraph]->setChannelFillGraph(band[balancedGraph]);
         if (m_bands.empty()) {
             // Legend rows top-down in stacking order, level with each colour's place.
             for (int i = componentCount - 1; i >= 0; --i)
@@ -183,8 +197,14 @@ void CurveChart::setCurve(const CurveData &data, Unit unit)
             total += sanitized(toUnit(bytes, unit));
         m_totals[i] = total;
         top = std::max(top, total * std::max(1.0, data.bandHigh));
+        if (i < data.balancedBytes.size() && std::isfinite(data.balancedBytes[i]))
+            top = std::max(top, sanitized(toUnit(data.balancedBytes[i], unit)));
         usable[i] = true;
     }
+
+    // The expert-imbalance band, where the controller found a sample it changes.
+    const bool showImbalance = !data.balancedBytes.empty() && data.balancedBytes.size() >= n;
+    bool drewImbalance = false;
 
     // One band per run of usable samples, from band 1 on: band 0 only speaks for the legend,
     // whose icons would otherwise take the dots of a one-sample run.
@@ -224,8 +244,31 @@ void CurveChart::setCurve(const CurveData &data, Unit unit)
             b[edge]->data()->set(points, true);
             b[edge]->setVisible(showBand);
         }
+        // From the balanced total up to the total (the same where a sample has no balanced one).
+        const bool imbalanceRun = showImbalance && end - i > 1;
+        for (size_t edge : {balancedGraph, imbalancedGraph}) {
+            points.clear();
+            for (size_t k = i; imbalanceRun && k < end; ++k) {
+                const double balanced = data.balancedBytes[k];
+                const bool low = edge == balancedGraph && std::isfinite(balanced);
+                points.append(
+                    QCPGraphData(m_x[k], low ? sanitized(toUnit(balanced, unit)) : m_totals[k]));
+            }
+            b[edge]->data()->set(points, true);
+            b[edge]->setVisible(!points.isEmpty());
+            drewImbalance = drewImbalance || !points.isEmpty();
+        }
         i = end;
     }
+    // Its legend entry names the imbalance.
+    QCPGraph *imbalanceEntry = m_bands[0][imbalancedGraph];
+    imbalanceEntry->setName(
+        QStringLiteral("Expert imbalance 1–%1×").arg(QString::number(data.imbalance, 'g', 3)));
+    if (drewImbalance)
+        imbalanceEntry->addToLegend(); // does nothing when the entry is there already
+    else
+        imbalanceEntry->removeFromLegend();
+    setLegendMargins();
     for (size_t k = bandCount; k < m_bands.size(); ++k) {
         for (QCPGraph *graph : m_bands[k]) {
             graph->data()->clear();
@@ -418,15 +461,30 @@ double CurveChart::totalAt(double x) const
 
 double CurveChart::likelyHighAt(double x) const
 {
+    return edgeAt(bandHighGraph, x);
+}
+
+double CurveChart::edgeAt(size_t graph, double x) const
+{
     for (size_t b = 1; b < m_bands.size(); ++b) {
-        const QCPGraph *high = m_bands[b][bandHighGraph];
-        if (!high->visible())
+        const QCPGraph *edge = m_bands[b][graph];
+        if (!edge->visible())
             continue;
-        for (auto it = high->data()->constBegin(); it != high->data()->constEnd(); ++it)
+        for (auto it = edge->data()->constBegin(); it != edge->data()->constEnd(); ++it)
             if (it->key == x)
                 return it->value;
     }
     return std::numeric_limits<double>::quiet_NaN();
+}
+
+double CurveChart::balancedAt(double x) const
+{
+    return edgeAt(balancedGraph, x);
+}
+
+double CurveChart::imbalancedAt(double x) const
+{
+    return edgeAt(imbalancedGraph, x);
 }
 
 double CurveChart::capacityValue() const
@@ -472,6 +530,16 @@ void CurveChart::resizeEvent(QResizeEvent *event)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void CurveChart::setLegendMargins()
+{
+    // QCustomPlot sizes an entry to the font's height and clips it there, which shaves off
+    // antialiased descenders; a pixel above and below keeps "g" and "y" whole.
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem *item = m_plot->legend->item(i)) // empty cells of a wrapped grid
+            item->setMargins(QMargins(0, 1, 0, 1));
+    }
+}
+
 void CurveChart::applyFonts()
 {
     const QFont base = font();
@@ -481,12 +549,7 @@ void CurveChart::applyFonts()
     m_title->setFont(bold);
     const int h = QFontMetrics(base).height();
     m_plot->legend->setIconSize(int(h * 1.4), h);
-    // QCustomPlot sizes an entry to the font's height and clips it there, which shaves off
-    // antialiased descenders; a pixel above and below keeps "g" and "y" whole.
-    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
-        if (QCPAbstractLegendItem *item = m_plot->legend->item(i)) // empty cells of a wrapped grid
-            item->setMargins(QMargins(0, 1, 0, 1));
-    }
+    setLegendMargins();
     for (QCPItemText *label : {m_capacityLabel, m_currentLabel, m_fittingLabel})
         label->setFont(base);
 }

@@ -40,6 +40,11 @@ struct CurveData
     // The likely range around the total, as multiples of it (validationErrorBand); drawn when
     // bandHigh > bandLow.
     double bandLow = 1, bandHigh = 1;
+    // Expert load imbalance: the stacked total of each sample with perfectly balanced routing
+    // (moe.imbalance = 1), in bytes, NaN where invalid; drawn as a band from it up to the total.
+    // Empty when there is nothing to draw: a dense model, imbalance 1, or no sample it changes.
+    std::vector<double> balancedBytes;
+    double imbalance = 1; // the scenario's moe.imbalance, for the legend
 };
 
 class CurveChart : public QWidget
@@ -55,6 +60,9 @@ public:
     // What is drawn, in the unit of the last setCurve (for tests).
     double totalAt(double x) const;      // the stacked total at sample x; NaN if none or invalid
     double likelyHighAt(double x) const; // the upper edge of the likely range there, or NaN
+    // The edges of the expert-imbalance band there (balanced below, imbalanced above), or NaN.
+    double balancedAt(double x) const;
+    double imbalancedAt(double x) const;
     double capacityValue() const;        // 0 when there is no capacity line
     double currentMarker() const;        // NaN when the marker is hidden
     double largestFittingMarker() const; // -1 when the marker is hidden
@@ -68,11 +76,15 @@ private:
     // One set of stacked graphs per contiguous run of valid samples: a gap is the space between
     // two bands (QCustomPlot would also break a line at a NaN, but no NaN reaches it here).
     // Band 0 holds no data; its graphs are the legend's entries. After the components come the
-    // lower and upper edges of the likely range.
+    // lower and upper edges of the likely range, then those of the expert-imbalance band.
     static constexpr size_t bandLowGraph = vramplan::componentCount;
     static constexpr size_t bandHighGraph = vramplan::componentCount + 1;
-    using Band = std::array<QCPGraph *, vramplan::componentCount + 2>;
+    static constexpr size_t balancedGraph = vramplan::componentCount + 2;
+    static constexpr size_t imbalancedGraph = vramplan::componentCount + 3;
+    using Band = std::array<QCPGraph *, vramplan::componentCount + 4>;
     Band &band(size_t index);
+    double edgeAt(size_t graph, double x) const;
+    void setLegendMargins();
     void applyFonts();
     void updateLogTicks();
     void placeMarkerLabels();

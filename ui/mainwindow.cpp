@@ -584,7 +584,9 @@ void MainWindow::setUnit(Unit unit)
 void MainWindow::redraw()
 {
     const Estimate &e = m_controller->estimate();
-    m_breakdown->setEstimate(e, m_unit);
+    const auto &balanced = m_controller->balancedEstimate();
+    m_breakdown->setEstimate(
+        e, m_unit, balanced ? std::optional<double>(balanced->peak.device) : std::nullopt);
     m_timeline->setEstimate(e, m_unit);
     m_batchCurve->setCurve(m_controller->batchCurve(), m_unit);
     m_sequenceCurve->setCurve(m_controller->sequenceCurve(), m_unit);

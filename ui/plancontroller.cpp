@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace vramplan::ui {
 
@@ -30,11 +31,39 @@ std::vector<double> logSamples(double from, double to, double current)
 
 namespace {
 
-// Memory at each sample of one numeric field; invalid points are kept as gaps.
+// Whether the scenario's expert load imbalance is one that perfectly balanced routing could
+// differ from: the balanced estimates are made only then (a dense model pays nothing).
+bool imbalanced(const Scenario &s)
+{
+    return s.model.isMoe() && s.model.moe.imbalance > 1.0;
+}
+
+// The device total the charts draw: the stacked components.
+double stackedBytes(const Estimate &e)
+{
+    double total = 0;
+    for (double bytes : e.perGpu)
+        total += std::isfinite(bytes) && bytes > 0 ? bytes : 0.0;
+    return total;
+}
+
+bool differs(double a, double b)
+{
+    return std::abs(a - b) > 1e-9 * std::max(std::abs(a), std::abs(b));
+}
+
+// Memory at each sample of one numeric field; invalid points are kept as gaps. Under an expert
+// load imbalance, also the total of each sample with balanced routing (kept only where some
+// sample differs).
 void sweep(CurveData &curve, const Scenario &base, const NumericField &field)
 {
     curve.components.assign(curve.x.size(), {});
     curve.valid.assign(curve.x.size(), false);
+    const bool balance = imbalanced(base);
+    curve.imbalance = base.model.moe.imbalance;
+    curve.balancedBytes.assign(balance ? curve.x.size() : 0,
+                               std::numeric_limits<double>::quiet_NaN());
+    bool anyDifference = false;
     Scenario s = base;
     for (size_t i = 0; i < curve.x.size(); ++i) {
         s = base;
@@ -43,7 +72,14 @@ void sweep(CurveData &curve, const Scenario &base, const NumericField &field)
         const Estimate e = vramplan::estimate(s);
         curve.components[i] = e.perGpu;
         curve.valid[i] = true;
+        if (balance) {
+            s.model.moe.imbalance = 1.0;
+            curve.balancedBytes[i] = stackedBytes(vramplan::estimate(s));
+            anyDifference = anyDifference || differs(curve.balancedBytes[i], stackedBytes(e));
+        }
     }
+    if (!anyDifference)
+        curve.balancedBytes.clear();
     curve.capacityBytes = std::max(0.0, base.gpu.memoryGiB) * 1073741824.0;
     curve.bandLow = validationErrorBand.low;
     curve.bandHigh = validationErrorBand.high;
@@ -64,6 +100,14 @@ void PlanController::recompute()
 {
     const Scenario &s = m_scenario;
     m_estimate = vramplan::estimate(s);
+    m_balanced.reset();
+    if (imbalanced(s)) {
+        Scenario balanced = s;
+        balanced.model.moe.imbalance = 1.0;
+        Estimate e = vramplan::estimate(balanced);
+        if (differs(e.peak.device, m_estimate.peak.device))
+            m_balanced = std::move(e);
+    }
 
     const double batch = double(s.training.microBatchSize);
     const int64_t bestBatch = maxMicroBatchSize(s);

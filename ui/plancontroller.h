@@ -9,6 +9,8 @@
 
 #include <QObject>
 
+#include <optional>
+
 namespace vramplan::ui {
 
 class PlanController : public QObject
@@ -23,6 +25,10 @@ public:
     const CurveData &batchCurve() const { return m_batch; }
     const CurveData &sequenceCurve() const { return m_sequence; }
     const CurveData &gpuCurve() const { return m_gpus; }
+    // The same scenario with perfectly balanced routing (moe.imbalance = 1): present only for a
+    // mixture-of-experts scenario whose imbalance > 1 changes the device total. The curves carry
+    // the balanced totals of their samples in CurveData::balancedBytes on the same terms.
+    const std::optional<Estimate> &balancedEstimate() const { return m_balanced; }
 
     // Replaces the scenario, re-estimates and emits updated(). The scenario must be valid
     // (checkScenario() empty): editors check before they hand it over.
@@ -36,6 +42,7 @@ private:
 
     Scenario m_scenario;
     Estimate m_estimate;
+    std::optional<Estimate> m_balanced;
     CurveData m_batch, m_sequence, m_gpus;
 };
 

@@ -8,6 +8,7 @@
 #include "curvechart.h"
 #include "logslider.h"
 #include "mainwindow.h"
+#include "presetpicker.h"
 #include "scenario_json.h"
 #include "timelinechart.h"
 
@@ -62,6 +63,30 @@ void BM_ControlChangeToReplot(benchmark::State &state)
     state.counters["idle_rss_MiB"] = residentMiB();
 }
 BENCHMARK(BM_ControlChangeToReplot)->Unit(benchmark::kMillisecond);
+
+// The same for Qwen3-30B-A3B on 8 GPUs with expert parallelism 8, at imbalance 1.0 (no band)
+// and 2.0 (every sample estimated twice more: with balanced routing, for the band).
+void BM_MoeControlChangeToReplot(benchmark::State &state)
+{
+    Scenario s = defaultScenario();
+    s.model = *ui::presetModel("qwen3-30b-a3b");
+    s.model.moe.imbalance = double(state.range(0)) / 10.0;
+    s.parallelism.gpus = 8;
+    s.parallelism.expertParallel = 8;
+    ui::MainWindow w;
+    w.setScenario(s);
+    w.resize(1280, 800);
+    w.show();
+    QApplication::processEvents();
+    QDoubleSpinBox *batch = w.controls()->microBatch()->spinBox();
+    int b = 1;
+    for (auto _ : state) {
+        b = b == 1 ? 2 : 1;
+        batch->setValue(b);
+        replotAll(w);
+    }
+}
+BENCHMARK(BM_MoeControlChangeToReplot)->Arg(10)->Arg(20)->Unit(benchmark::kMillisecond);
 
 void BM_WindowToFirstPaint(benchmark::State &state)
 {

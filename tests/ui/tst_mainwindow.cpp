@@ -12,6 +12,7 @@
 #include "estimate.h"
 #include "logslider.h"
 #include "mainwindow.h"
+#include "numeric_fields.h"
 #include "plancontroller.h"
 #include "presetpicker.h"
 #include "scenario_json.h"
@@ -32,6 +33,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <qcustomplot.h>
 
 #include <cmath>
 #include <functional>
@@ -92,6 +94,134 @@ void typeIntoPicker(MainWindow &w, const QString &text)
     QTest::keyClicks(picker, text);
 }
 
+// Qwen3-30B-A3B on 8 GPUs, its experts spread over all 8 (expert_parallel 8), the busiest one
+// receiving `imbalance` times its balanced share of the tokens; the default scenario otherwise.
+Scenario imbalancedMoe(double imbalance, int expertParallel = 8)
+{
+    auto json = nlohmann::json::parse(Catalog::builtin().defaultScenarioText());
+    json["model"] = nlohmann::json::parse(R"({"preset": "qwen3-30b-a3b", "moe": {"imbalance": )" +
+                                          std::to_string(imbalance) + "}}");
+    json["parallelism"]["gpus"] = 8;
+    json["parallelism"]["expert_parallel"] = expertParallel;
+    return vramplan::test::parseOrFail(json.dump());
+}
+
+Scenario withImbalance(Scenario s, double imbalance)
+{
+    s.model.moe.imbalance = imbalance;
+    return s;
+}
+
+// What the legend of a chart lists, top-down.
+QStringList legendNames(const QCustomPlot *plot)
+{
+    QStringList names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(plot->legend->item(i)))
+            names << item->plottable()->name();
+    return names;
+}
+
+// "49.27 GiB", as the window writes a size.
+QString gib(double bytes)
+{
+    return QString::number(bytes / 1073741824.0, 'f', 2) + QStringLiteral(" GiB");
+}
+
+struct CurveView
+{
+    const char *name;
+    CurveChart *chart;
+    const CurveData *data;
+    const char *field;
+};
+
+std::vector<CurveView> curveViews(const MainWindow &w)
+{
+    return {{"batch", w.batchChart(), &w.controller()->batchCurve(), "training.micro_batch_size"},
+            {"sequence", w.sequenceChart(), &w.controller()->sequenceCurve(),
+             "training.sequence_length"},
+            {"gpus", w.gpuChart(), &w.controller()->gpuCurve(), "parallelism.gpus"}};
+}
+
+bool near(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
+}
+
+// Every curve carries the expert-imbalance band: at each sample, its lower edge the estimate of
+// the scenario there with balanced routing, its upper edge the total drawn; the legend names it;
+// the bar has its marker and label; the measured block its row.
+void verifyBand(const MainWindow &w, const Scenario &s)
+{
+    const QString legend = QStringLiteral("Expert imbalance 1–%1×")
+                               .arg(QString::number(s.model.moe.imbalance, 'g', 3));
+    for (const CurveView &view : curveViews(w)) {
+        QVERIFY2(legendNames(view.chart->plot()).contains(legend),
+                 qPrintable(QStringLiteral("%1: %2").arg(
+                     view.name, legendNames(view.chart->plot()).join(", "))));
+        int samples = 0, wider = 0;
+        for (size_t i = 0; i < view.data->x.size(); ++i) {
+            const double x = view.data->x[i];
+            if (!view.data->valid[i]) {
+                QVERIFY(std::isnan(view.chart->balancedAt(x)));
+                continue;
+            }
+            Scenario at = s;
+            QVERIFY(setNumericField(at, *findNumericField(view.field), x).empty());
+            const double high = toUnit(estimate(at).peak.device, Unit::GiB);
+            const double low = toUnit(estimate(withImbalance(at, 1.0)).peak.device, Unit::GiB);
+            QVERIFY2(near(view.chart->balancedAt(x), low),
+                     qPrintable(QStringLiteral("%1 at %2: lower edge %3, balanced estimate %4")
+                                    .arg(view.name)
+                                    .arg(x)
+                                    .arg(view.chart->balancedAt(x))
+                                    .arg(low)));
+            QVERIFY2(near(view.chart->imbalancedAt(x), high),
+                     qPrintable(QStringLiteral("%1 at %2: upper edge %3, estimate %4")
+                                    .arg(view.name)
+                                    .arg(x)
+                                    .arg(view.chart->imbalancedAt(x))
+                                    .arg(high)));
+            QVERIFY(near(view.chart->imbalancedAt(x), view.chart->totalAt(x)));
+            ++samples;
+            wider += low < high ? 1 : 0;
+        }
+        QVERIFY2(samples > 5, view.name);
+        QVERIFY2(wider > 0, view.name); // a band, not a line
+    }
+
+    const double balanced = estimate(withImbalance(s, 1.0)).peak.device;
+    const double device = estimate(s).peak.device;
+    QVERIFY(balanced < device);
+    QVERIFY(near(w.breakdownChart()->balancedValue(), toUnit(balanced, Unit::GiB)));
+    QCOMPARE(w.breakdownChart()->balancedText(),
+             QStringLiteral("balanced experts: ") + gib(balanced));
+    const QStringList rows = w.breakdownChart()->measuredRows();
+    QCOMPARE(rows.size(), 5);
+    QCOMPARE(rows[2], QStringLiteral("device: ") + gib(device));
+    QCOMPARE(rows[4], QStringLiteral("balanced experts: ") + gib(balanced));
+}
+
+// No band, legend entry, marker or row anywhere.
+void verifyNoBand(const MainWindow &w)
+{
+    QVERIFY(!w.controller()->balancedEstimate());
+    for (const CurveView &view : curveViews(w)) {
+        QVERIFY2(view.data->balancedBytes.empty(), view.name);
+        for (const QString &name : legendNames(view.chart->plot()))
+            QVERIFY2(!name.contains(QStringLiteral("imbalance")), qPrintable(name));
+        for (double x : view.data->x) {
+            QVERIFY(std::isnan(view.chart->balancedAt(x)));
+            QVERIFY(std::isnan(view.chart->imbalancedAt(x)));
+        }
+    }
+    QVERIFY(std::isnan(w.breakdownChart()->balancedValue()));
+    QVERIFY(w.breakdownChart()->balancedText().isEmpty());
+    QCOMPARE(w.breakdownChart()->measuredRows().size(), 4);
+    QVERIFY(!w.breakdownChart()->measuredRows().join('\n').contains(QStringLiteral("balanced")));
+}
+
 } // namespace
 
 class TestMainWindow : public QObject
@@ -122,6 +252,10 @@ private slots:
     void expertImbalanceEditsAndUndoes();
     void architectureSummary_data();
     void architectureSummary();
+    void expertImbalanceBand();
+    void noImbalanceBand_data();
+    void noImbalanceBand();
+    void imbalanceSpinBoxMovesTheBand();
 };
 
 void TestMainWindow::initTestCase()
@@ -691,6 +825,106 @@ void TestMainWindow::architectureSummary()
         QCOMPARE(summary->text(), lines.join(QLatin1Char('\n')));
         QCOMPARE(summary->isVisibleTo(w.controls()), !lines.isEmpty());
     }
+}
+
+// Qwen3-30B-A3B, EP 8, imbalance 2: each chart shows how much of its memory is the imbalance.
+void TestMainWindow::expertImbalanceBand()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    const Scenario s = imbalancedMoe(2.0);
+    w.setScenario(s);
+    verifyBand(w, s);
+    // Drawn, in the window and in an export: the band's teal hatching is on the batch curve.
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // Pixels in the band's teal (0x00838f), which no component, marker or veil uses, once the
+    // queued replots are done.
+    auto teal = [](QWidget *chart) {
+        QCoreApplication::processEvents();
+        const QImage image = chart->grab().toImage();
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor p = image.pixelColor(x, y);
+                n += p.red() < 40 && p.green() > 110 && p.green() < 160 &&
+                     std::abs(p.green() - p.blue()) < 20;
+            }
+        return n;
+    };
+    const int drawn = teal(w.batchChart());
+    QVERIFY2(drawn > 200, qPrintable(QString::number(drawn)));
+    QVERIFY(teal(w.breakdownChart()) > 50); // the marker and its label
+    w.setScenario(imbalancedMoe(1.0));
+    QCOMPARE(teal(w.batchChart()), 0);
+    QCOMPARE(teal(w.breakdownChart()), 0);
+    w.setScenario(s);
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("batch.svg"));
+    QCOMPARE(w.exportChart(QStringLiteral("batch"), svg), QString());
+    const std::string text = vramplan::test::readFile(svg);
+    QVERIFY(text.find("Expert imbalance 1") != std::string::npos);
+    QVERIFY(text.find("00838f") != std::string::npos);
+}
+
+// Nothing to show: a dense model, balanced routing, or an imbalance that changes no total (one
+// expert-parallel rank keeps every routed token whatever the balance).
+void TestMainWindow::noImbalanceBand_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::newRow("dense model") << "dense";
+    QTest::newRow("imbalance 1.0") << "balanced";
+    QTest::newRow("changes nothing (EP 1)") << "ep1";
+}
+
+void TestMainWindow::noImbalanceBand()
+{
+    QFETCH(QString, scenario);
+    Scenario s = defaultScenario();
+    if (scenario == "balanced")
+        s = imbalancedMoe(1.0);
+    else if (scenario == "ep1")
+        s = imbalancedMoe(2.0, 1);
+    if (scenario == "ep1") // the premise: the totals are equal
+        QCOMPARE(estimate(s).peak.device, estimate(withImbalance(s, 1.0)).peak.device);
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(s);
+    verifyNoBand(w);
+    // Nor after a scenario that had one.
+    w.setScenario(imbalancedMoe(2.0));
+    QVERIFY(w.controller()->balancedEstimate());
+    w.setScenario(s);
+    verifyNoBand(w);
+}
+
+// The spin box moves the band's upper edge (the lower one is balanced routing whatever the
+// imbalance); back at 1.0 the band is gone, and undo brings it back.
+void TestMainWindow::imbalanceSpinBoxMovesTheBand()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    const Scenario s = imbalancedMoe(2.0);
+    w.setScenario(s);
+    QDoubleSpinBox *imbalance = w.controls()->imbalanceBox();
+    QVERIFY(imbalance->isEnabled());
+    QCOMPARE(imbalance->value(), 2.0);
+    const double x = double(s.training.microBatchSize); // always a sample
+    const double lowBefore = w.batchChart()->balancedAt(x);
+    const double highBefore = w.batchChart()->imbalancedAt(x);
+
+    imbalance->setValue(3.0);
+    QCOMPARE(w.scenario().model.moe.imbalance, 3.0);
+    verifyBand(w, withImbalance(s, 3.0));
+    QCOMPARE(w.batchChart()->balancedAt(x), lowBefore);
+    QVERIFY(w.batchChart()->imbalancedAt(x) > highBefore);
+
+    imbalance->setValue(1.0);
+    verifyNoBand(w);
+    w.undoStack()->undo();
+    QCOMPARE(imbalance->value(), 3.0);
+    verifyBand(w, withImbalance(s, 3.0));
 }
 
 QTEST_MAIN(TestMainWindow)
