@@ -42,6 +42,13 @@ void loadBuiltin(std::vector<ModelPreset> &presets, std::vector<GpuSpec> &gpus)
                 spec.vendor = g.value("vendor", "");
                 spec.architecture = g.value("architecture", "");
                 spec.memoryMiB = g["memory_mib"].get<double>();
+                const auto number = [&g](const char *key) {
+                    const auto it = g.find(key);
+                    return it != g.end() && it->is_number() ? it->get<double>() : 0.0;
+                };
+                spec.bf16Tflops = number("bf16_tflops");
+                spec.nodeLinkGBs = number("node_link_gbs");
+                spec.hostLinkGBs = number("host_link_gbs");
                 gpus.push_back(std::move(spec));
             }
         }

@@ -26,6 +26,10 @@ struct GpuSpec
     std::string vendor;
     std::string architecture; // volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3
     double memoryMiB = 0;     // usable, as nvidia-smi reports it
+    // For the step-time model (0: the architecture's class value, step_time.cpp).
+    double bf16Tflops = 0;  // dense bf16 (fp16) tensor peak
+    double nodeLinkGBs = 0; // to the other GPUs of a node, one direction
+    double hostLinkGBs = 0; // to the CPU, one direction
 };
 
 class Catalog
