@@ -2,6 +2,7 @@
 // command line runs it (without printing), parsing the default scenario, and the micro-batch
 // solver. Run with `ninja bench`, or bench_core --benchmark_repetitions=10.
 
+#include "advisor.h"
 #include "catalog.h"
 #include "estimate.h"
 #include "numeric_fields.h"
@@ -87,6 +88,27 @@ void BM_EstimateDeepseekV3(benchmark::State &state)
     }
 }
 BENCHMARK(BM_EstimateDeepseekV3)->Args({1024, 64})->Args({256, 16});
+
+// The advisor over Llama-3.1-70B on 64 H100s under torchtitan: every split of the global batch,
+// recomputation, ZeRO stage, offload, TP/PP/CP layout and 2-8x the GPUs (issue 12: at least
+// 100,000 candidates in at most 100 ms on one core).
+void BM_Advise(benchmark::State &state)
+{
+    static const Scenario s = parseOrDie(R"({"format":"vramplan-scenario",
+        "model":{"preset":"llama-3.1-70b"},
+        "training":{"micro_batch_size":4,"sequence_length":8192,"gradient_accumulation_steps":32},
+        "parallelism":{"gpus":64},"framework":"torchtitan","gpu":{"preset":"h100-80gb"}})");
+    int64_t searched = 0, estimated = 0;
+    for (auto _ : state) {
+        const Advice a = advise(s);
+        searched = a.searched;
+        estimated = a.estimated;
+        benchmark::DoNotOptimize(a);
+    }
+    state.counters["searched"] = double(searched);
+    state.counters["estimated"] = double(estimated);
+}
+BENCHMARK(BM_Advise)->Unit(benchmark::kMillisecond);
 
 void BM_EstimateDefault(benchmark::State &state)
 {
