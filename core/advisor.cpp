@@ -38,7 +38,7 @@ struct OffloadChoice
 // Everything one candidate chose, by index into the option lists (kept for the frontier).
 struct Choice
 {
-    int layout = 0, offload = 0, optimizer = 0, method = 0, hardware = 0;
+    int layout = 0, offload = 0, optimizer = 0, method = 0, hardware = 0, loss = 0;
     int recompute = 0, zero = 0;
     int64_t microBatch = 1, accumulation = 1;
 };
@@ -206,6 +206,7 @@ struct Options
     std::vector<FinetuneMethod> methods;
     std::vector<Hardware> hardware;
     std::vector<std::pair<int64_t, int64_t>> splits;
+    std::vector<LossKind> losses;
 };
 
 // Sets the candidate's knobs on the working scenario; false when it cannot keep the global
@@ -230,6 +231,7 @@ bool apply(Scenario &w, const Scenario &base, const Options &o, const Choice &c)
     w.training.recompute = o.recomputes[size_t(c.recompute)].mode;
     w.training.recomputeLayers = o.recomputes[size_t(c.recompute)].layers;
     w.training.optimizer = o.optimizers[size_t(c.optimizer)];
+    w.training.loss = o.losses[size_t(c.loss)];
     const FinetuneMethod method = o.methods[size_t(c.method)];
     w.training.finetune.method = method;
     w.training.finetune.baseWeightBits =
@@ -289,6 +291,7 @@ std::vector<std::pair<std::string, nlohmann::json>> changesOf(const Scenario &a,
             tb.recomputeLayers < 0 ? nlohmann::json(b.model.layers)
                                    : nlohmann::json(tb.recomputeLayers));
     add("training.optimizer", ta.optimizer, tb.optimizer, toString(tb.optimizer));
+    add("training.loss", ta.loss, tb.loss, toString(tb.loss));
     add("training.finetune.method", ta.finetune.method, tb.finetune.method,
         toString(tb.finetune.method));
     add("parallelism.gpus", pa.gpus, pb.gpus, pb.gpus);
@@ -318,6 +321,7 @@ int changeCount(const Scenario &a, const Scenario &b)
     return int(ta.microBatchSize != tb.microBatchSize) + int(ta.recompute != tb.recompute) +
            int(ta.recomputeLayers != tb.recomputeLayers && tb.recompute == Recompute::Full) +
            int(ta.optimizer != tb.optimizer) + int(ta.finetune.method != tb.finetune.method) +
+           int(ta.loss != tb.loss) +
            int(pa.gpus != pb.gpus) + int(pa.tensorParallel != pb.tensorParallel) +
            int(pa.pipelineParallel != pb.pipelineParallel) +
            int(pa.contextParallel != pb.contextParallel) +
@@ -415,11 +419,19 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
     o.methods = methodsFor(base);
     o.hardware = hardwareFor(base, options.hardware);
     o.splits = splitsFor(base);
+    // The same loss computed without the full logits: exact, so the same semantics.
+    o.losses = {base.training.loss};
+    if (base.training.loss != LossKind::FusedLinear &&
+        frameworkHas(base.framework, Knob::FusedLinearLoss))
+        o.losses.push_back(LossKind::FusedLinear);
+    if (base.training.loss == LossKind::Standard && frameworkHas(base.framework, Knob::ChunkedLoss))
+        o.losses.push_back(LossKind::Chunked);
     if (base.training.mode != Mode::Train) {
         o.recomputes = {{base.training.recompute, base.training.recomputeLayers}};
         o.optimizers = {base.training.optimizer};
         o.methods = {base.training.finetune.method};
         o.splits = {{base.training.microBatchSize, base.training.gradientAccumulationSteps}};
+        o.losses = {base.training.loss};
     }
     // ZeRO stages from lowest to highest (memory never rises along the list, but for LitGPT's
     // Fabric FSDP1, where ZeRO-3 keeps an unsharded copy: no pruning by stage there).
@@ -443,7 +455,8 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
         for (c.layout = 0; c.layout < int(o.layouts.size()); ++c.layout)
             for (c.offload = 0; c.offload < int(o.offloads.size()); ++c.offload)
                 for (c.optimizer = 0; c.optimizer < int(o.optimizers.size()); ++c.optimizer)
-                    for (c.method = 0; c.method < int(o.methods.size()); ++c.method) {
+                    for (c.method = 0; c.method < int(o.methods.size()); ++c.method)
+                      for (c.loss = 0; c.loss < int(o.losses.size()); ++c.loss) {
                         // Within the skeleton, (recompute, zero) pairs from most saving down;
                         // a pair that fails at the smallest micro-batch fails for every pair
                         // below it and every larger micro-batch (tst_laws).

@@ -31,8 +31,8 @@ const Row rows[] = {
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadOptimizerNvme,
            K::OffloadParametersCpu, K::OffloadParametersNvme, K::TensorParallel,
            K::RecomputeFull, K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer,
-           K::PagedOptimizer}),
-     "transformers Trainer docs (deepspeed.md: ZeRO 1-3, offload_optimizer/offload_param to cpu "
+           K::PagedOptimizer, K::FusedLinearLoss}),
+     "transformers Trainer docs (use_liger_kernel: Liger's fused linear cross-entropy;  (deepspeed.md: ZeRO 1-3, offload_optimizer/offload_param to cpu "
      "or nvme; fsdp.md: FULL_SHARD, SHARD_GRAD_OP, cpu offload; tp_plan='auto'), "
      "gradient_checkpointing, PEFT, bitsandbytes optimizers (optim='adamw_bnb_8bit', "
      "'paged_adamw_32bit'), accelerate fp8 (TransformerEngine / torchao)"},
@@ -40,21 +40,23 @@ const Row rows[] = {
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadParametersCpu,
            K::TensorParallel, K::SequenceParallel, K::PipelineParallel, K::VirtualPipeline,
            K::ContextParallel, K::RecomputeSelective, K::RecomputeFull, K::RecomputePartial,
-           K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer, K::PagedOptimizer}),
+           K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer, K::PagedOptimizer, K::ChunkedLoss,
+           K::FusedLinearLoss}),
+     "a plain loop may chunk its loss or call Liger / Cut Cross-Entropy; "
      "torch.distributed: ZeroRedundancyOptimizer, FSDP (SHARD_GRAD_OP, FULL_SHARD, "
      "CPUOffload), DTensor parallelize_module (ColwiseParallel, SequenceParallel), "
      "torch.distributed.pipelining (ScheduleInterleaved1F1B), context_parallel, "
      "torch.utils.checkpoint with selective policies; PEFT, bitsandbytes, torchao float8"},
     {Framework::Litgpt,
      with({K::Zero3, K::RecomputeFull, K::Lora, K::Qlora, K::EightBitOptimizer,
-           K::PagedOptimizer}),
-     "litgpt finetune/pretrain: Fabric FSDPStrategy (full shard, activation_checkpointing_policy "
+           K::PagedOptimizer, K::ChunkedLoss}),
+     "litgpt chunked_cross_entropy; litgpt finetune/pretrain: Fabric FSDPStrategy (full shard, activation_checkpointing_policy "
      "={Block}), --quantize bnb.nf4, --optimizer class paths (bitsandbytes)"},
     {Framework::Torchtune,
      with({K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadParametersCpu,
            K::TensorParallel, K::RecomputeFull, K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer,
-           K::PagedOptimizer}),
-     "torchtune recipes: FSDP2 fully_shard (fsdp_reshard_after_forward), fsdp_cpu_offload, "
+           K::PagedOptimizer, K::ChunkedLoss}),
+     "torchtune CEWithChunkedOutputLoss; torchtune recipes: FSDP2 fully_shard (fsdp_reshard_after_forward), fsdp_cpu_offload, "
      "tensor_parallel_dim, enable_activation_checkpointing, LoRA/QLoRA recipes, "
      "enable_fp8_training, bitsandbytes PagedAdamW in the low-memory configs"},
     {Framework::Torchtitan,
@@ -130,6 +132,8 @@ std::string_view knobLabel(Knob knob)
         "fp8 training",
         "8-bit optimizer states",
         "paged optimizer states",
+        "a chunked cross-entropy",
+        "a fused linear cross-entropy",
     };
     const int i = static_cast<int>(knob);
     return i >= 0 && i < knobCount ? labels[i] : "?";
@@ -169,6 +173,8 @@ int missingCapabilities(const Scenario &s, Knob out[knobCount])
                                               t.optimizer == Optimizer::PagedAdamw8bit));
     use(Knob::PagedOptimizer, training && (t.optimizer == Optimizer::PagedAdamw ||
                                            t.optimizer == Optimizer::PagedAdamw8bit));
+    use(Knob::ChunkedLoss, training && t.loss == LossKind::Chunked);
+    use(Knob::FusedLinearLoss, training && t.loss == LossKind::FusedLinear);
     int n = 0;
     for (int k = 0; k < knobCount; ++k)
         if (uses[k] && !frameworkHas(s.framework, static_cast<Knob>(k)))

@@ -32,6 +32,8 @@ enum class Knob
     Fp8,
     EightBitOptimizer,
     PagedOptimizer,
+    ChunkedLoss,     // the cross-entropy over chunks of the sequence
+    FusedLinearLoss, // head and cross-entropy fused (Liger, Cut Cross-Entropy, Unsloth)
     Count
 };
 constexpr int knobCount = static_cast<int>(Knob::Count);

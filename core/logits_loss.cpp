@@ -5,6 +5,7 @@
 #include "estimate_context.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace vramplan {
 namespace {
@@ -24,6 +25,11 @@ struct LossBytes
 LossBytes lossBytes(const StageContext &c)
 {
     const double lc = c.act;
+    if (c.t.loss == LossKind::Chunked && c.s.framework != Framework::Litgpt)
+        // The head's output computed and upcast chunk by chunk (torchtune's 8 chunks): every
+        // chunk's logits stay for backward, the fp32 copy only one chunk at a time.
+        return {lc + 4, lc + 4.5, "logits and chunked cross-entropy (fp32 per chunk)",
+                "torchtune/modules/loss/ce_chunked_output_loss.py"};
     switch (c.s.framework) {
     case Framework::Megatron:
         // Fused vocab-parallel cross-entropy works in place on an fp32 copy of the logits.
@@ -127,11 +133,41 @@ void addLitgptEvaluation(const StageContext &c, const Dims &d, double vocab, Ite
             1, generation);
 }
 
+// The output projection fused with the cross-entropy, chunk by chunk over the tokens, so the
+// full logits never exist: Liger-Kernel's LigerFusedLinearCrossEntropyFunction computes each
+// chunk's logits, their loss and their gradient in place, and during forward already the
+// gradient of the hidden states and (when the head trains) of the head's weight, which it keeps
+// for backward (liger_kernel/ops/fused_linear_cross_entropy.py: chunk_size =
+// next_power_of_2(ceil(BT / ceil(V / H)))). Cut Cross-Entropy and Unsloth's fused loss keep the
+// same order of memory.
+void addFusedLinearLoss(const StageContext &c, const Dims &d, ItemSink &out)
+{
+    constexpr auto LL = Component::LogitsAndLoss;
+    const double vocab = double(c.m.vocabSize) / (c.eagerModelCode() ? 1.0 : d.tp);
+    const double tokens = d.tokens;
+    const double perChunk = std::ceil(tokens / std::ceil(vocab / d.h));
+    const double chunk = std::min(tokens, std::exp2(std::ceil(std::log2(std::max(1.0, perChunk)))));
+    const double heads = 1.0 + double(c.t.mtpLayers);
+    out.add(LL, "fused linear cross-entropy: one chunk's logits and gradient (transient)",
+            "chunk*V*c, chunk = next_pow2(b*s / ceil(V/h))",
+            "liger_kernel fused_linear_cross_entropy.py", chunk * vocab * d.c, 1,
+            phaseBit(Phase::Forward));
+    out.add(LL, "hidden-state gradient computed in forward (fused loss)", "b*s*h*c",
+            "liger_kernel fused_linear_cross_entropy.py (grad_input)", tokens * d.h * d.c, heads,
+            phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward));
+    if (c.full)
+        out.add(LL, "head weight gradient accumulated in forward (fused loss)", "V*h*weight bytes",
+                "liger_kernel fused_linear_cross_entropy.py (grad_weight)",
+                vocab * d.h * (c.amp || c.fp32 ? 4.0 : 2.0), 1,
+                phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward));
+}
+
 } // namespace
 
 double freedLogitsBlockBytes(const StageContext &c)
 {
-    if (!c.training || !c.hasHead || c.m.head != Head::LanguageModel || c.act >= 4)
+    if (!c.training || !c.hasHead || c.m.head != Head::LanguageModel || c.act >= 4 ||
+        c.t.loss == LossKind::FusedLinear)
         return 0;
     const auto fw = c.s.framework;
     if (fw != Framework::Transformers && fw != Framework::Deepspeed && fw != Framework::Torchtitan)
@@ -160,6 +196,10 @@ void addLogitsAndLoss(const StageContext &c, const Dims &d, ItemSink &out)
     }
     if (c.m.head == Head::Classifier)
         return; // a few logits per sequence: negligible
+    if (c.t.loss == LossKind::FusedLinear) {
+        addFusedLinearLoss(c, d, out);
+        return;
+    }
     const LossBytes loss = lossBytes(c);
     // Megatron and torchtitan split the vocabulary over tensor-parallel ranks (loss parallel).
     const double vocab = double(c.m.vocabSize) /

@@ -132,6 +132,16 @@ enum class Attention
     Sdpa,
     Flash
 };
+// How the loss turns the last hidden states into a cross-entropy (SPEC §3 extension
+// `training.loss`): the framework's own, over chunks of the sequence (torchtune), or fused with
+// the output projection so the full logits never exist (Liger's fused linear cross-entropy,
+// Cut Cross-Entropy, Unsloth).
+enum class LossKind
+{
+    Standard,
+    Chunked,
+    FusedLinear
+};
 enum class FinetuneMethod
 {
     Full,
@@ -266,6 +276,7 @@ struct TrainingConfig
     Optimizer optimizer = Optimizer::Adamw;
     Recompute recompute = Recompute::None;
     int64_t recomputeLayers = -1; // -1: all layers (of the most loaded stage)
+    LossKind loss = LossKind::Standard;
     // Multi-token prediction modules trained beside the model (DeepSeek-V3 §2.2; Megatron
     // --mtp-num-layers): each one more layer, eh_proj and norms, and one more logits and loss.
     int64_t mtpLayers = 0;

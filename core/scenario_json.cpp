@@ -224,6 +224,7 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
     r.enumeration("activation_recompute", t.recompute);
     r.integer("recompute_layers", t.recomputeLayers, 0, maxLayers);
     r.integer("mtp_layers", t.mtpLayers, 0, 16);
+    r.enumeration("loss", t.loss);
     r.enumeration("attention", t.attention);
     r.number("dropout", t.dropout, 0.0, 0.99);
     if (const json *ft = r.object("finetune")) {
@@ -681,6 +682,8 @@ json scenarioToJson(const Scenario &s)
         out["training"]["recompute_layers"] = t.recomputeLayers;
     if (t.mtpLayers > 0)
         out["training"]["mtp_layers"] = t.mtpLayers;
+    if (t.loss != LossKind::Standard)
+        out["training"]["loss"] = toString(t.loss);
     if (!s.gpu.preset.empty())
         out["gpu"]["preset"] = s.gpu.preset;
     if (!s.gpu.architecture.empty())

@@ -37,6 +37,7 @@ private slots:
     void modelStates();
     void kvCacheInference();
     void multiTokenPrediction();
+    void fusedLinearLoss();
     void expertDispatch_data();
     void expertDispatch();
     void logitsAndLoss();
@@ -186,6 +187,34 @@ void TestMemoryTerms::modelStates()
     QVERIFY(test::relativelyClose(gradientBytes, gradients * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(itemBytes(e, "optimizer states"), states * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(itemBytes(e, "fp32 master weights"), master * llama2_7b, 1e-12));
+}
+
+void TestMemoryTerms::fusedLinearLoss()
+{
+    // Llama-3.1-8B, 8192 tokens, bf16, full fine-tune: Liger's chunk is
+    // next_pow2(ceil(8192 / ceil(128256 / 4096))) = next_pow2(ceil(8192 / 32)) = 256 tokens.
+    const auto run = [](const char *loss) {
+        return estimate(test::parseOrFail(scenarioText(
+            "\"preset\":\"llama-3.1-8b\"",
+            std::string("\"micro_batch_size\":1,\"sequence_length\":8192,\"precision\":\"bf16\","
+                        "\"loss\":\"") + loss + "\"",
+            "\"gpus\":1", "transformers")));
+    };
+    const Estimate fused = run("fused_linear");
+    QCOMPARE(itemBytes(fused, "fused linear cross-entropy: one chunk's logits and gradient (transient)"),
+             256.0 * 128256 * 2);
+    QCOMPARE(itemBytes(fused, "hidden-state gradient computed in forward (fused loss)"),
+             8192.0 * 4096 * 2);
+    QCOMPARE(itemBytes(fused, "head weight gradient accumulated in forward (fused loss)"),
+             128256.0 * 4096 * 2);
+    // No b*s*V tensor is left: the standard loss keeps 16-bit logits, an fp32 copy and the
+    // log-softmax; chunked keeps the 16-bit logits and every chunk's fp32 log-softmax.
+    const Estimate standard = run("standard"), chunked = run("chunked");
+    const double bsv = 8192.0 * 128256;
+    QCOMPARE(fused.perGpu[int(Component::LogitsAndLoss)] <
+                 standard.perGpu[int(Component::LogitsAndLoss)] / 10,
+             true);
+    QCOMPARE(itemBytes(chunked, "logits and chunked cross-entropy (fp32 per chunk)"), bsv * 6);
 }
 
 void TestMemoryTerms::multiTokenPrediction()

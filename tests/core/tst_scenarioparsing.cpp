@@ -675,6 +675,9 @@ void TestScenarioParsing::roundTrip_data()
         QTest::newRow(preset) << doc((std::string(R"("model": {"preset": ")") + preset +
                                       R"("}, "parallelism": {"gpus": 2})")
                                          .c_str());
+    QTest::newRow("fused linear loss, multi-token prediction")
+        << doc(R"("model": {"preset": "deepseek-v2-lite"},
+                  "training": {"loss": "fused_linear", "mtp_layers": 1})");
     QTest::newRow("qwen3 with q/k norms switched off, imbalanced experts")
         << doc(R"("model": {"preset": "qwen3-30b-a3b", "qk_norm": "none",
                             "moe": {"imbalance": 1.7, "capacity_factor": 1.25}})");
