@@ -41,7 +41,8 @@ const char *usage =
     "  calibrate FILE --metric allocated|reserved|device --measured SIZE\n"
     "                                       the scenario fitted to a measured peak (SIZE: 17.2GB,\n"
     "                                       16GiB or bytes), as scenario JSON\n"
-    "  presets | gpus                                            list the built-in catalog\n";
+    "  presets | gpus                                            list the built-in catalog\n"
+    "  --help | --version                                        this usage, or the version\n";
 
 [[noreturn]] void fail(const std::string &where, const std::string &problem)
 {
@@ -371,7 +372,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (command == "--version") {
-        std::cout << "vramplan-cli 0.1.0\n";
+        std::cout << "vramplan-cli " VRAMPLAN_VERSION "\n";
         return 0;
     }
     try {

@@ -1,12 +1,19 @@
 // vramplan: the planner window.
 //   vramplan [SCENARIO]                                   the window
+//   vramplan COMPARISON                                   the window on a comparison
+//                                                         (*.vramplan-comparison.json)
 //   vramplan [SCENARIO] --screenshot FILE.png             the window rendered at 1280x800
 //   vramplan SCENARIO [--chart NAME] --export OUT         a chart (png, svg, pdf) or the
 //                                                         breakdown table (csv, json, md)
-// The last two need no display (QT_QPA_PLATFORM=offscreen).
+//   vramplan SCENARIO SCENARIO... | COMPARISON [--chart NAME] --export OUT
+//                                                         the comparison chart or table
+//   vramplan --version                                    "vramplan VERSION"
+// --screenshot and --export need no display (QT_QPA_PLATFORM=offscreen).
 
 #include "breakdown_table.h"
 #include "catalog.h"
+#include "comparison.h"
+#include "comparisonview.h"
 #include "mainwindow.h"
 #include "scenario_json.h"
 
@@ -14,10 +21,12 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMessageBox>
 #include <QStatusBar>
 
 #include <cstdio>
+#include <optional>
 
 namespace {
 
@@ -40,6 +49,25 @@ vramplan::Parsed<vramplan::Scenario> loadScenario(const QString &path)
     return parsed;
 }
 
+// A comparison file (what the desktop entry's MIME type application/x-vramplan-comparison
+// matches), as opposed to a scenario.
+bool isComparisonFile(const QString &path)
+{
+    return path.endsWith(QLatin1String(".vramplan-comparison.json"), Qt::CaseInsensitive);
+}
+
+vramplan::Parsed<vramplan::Comparison> loadComparison(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return vramplan::Parsed<vramplan::Comparison>::fail(
+            (path + QStringLiteral(": ") + file.errorString()).toStdString());
+    auto parsed = vramplan::comparisonFromText(file.read(64 << 20).toStdString());
+    if (!parsed)
+        parsed.error = path.toStdString() + ": " + parsed.error;
+    return parsed;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -47,14 +75,19 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("vramplan"));
     QApplication::setOrganizationName(QStringLiteral("vramplan"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(VRAMPLAN_VERSION));
+    // The desktop entry and the icon share this id (packaging/): window managers match the
+    // window to the entry by it, and the icon is compiled in for the window itself.
+    QApplication::setDesktopFileName(QStringLiteral(VRAMPLAN_APP_ID));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/" VRAMPLAN_APP_ID ".svg")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("GPU memory planner for training runs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("scenario"),
-                                 QStringLiteral("A *.vramplan.json file to open"));
+    parser.addPositionalArgument(
+        QStringLiteral("scenario"),
+        QStringLiteral("A *.vramplan.json scenario (or *.vramplan-comparison.json) to open"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Render the window at 1280x800 into FILE.png and exit"),
@@ -76,7 +109,14 @@ int main(int argc, char **argv)
     vramplan::Scenario scenario = defaultScenario();
     const QStringList files = parser.positionalArguments();
     QString problem;
-    if (!files.isEmpty()) {
+    std::optional<vramplan::Comparison> comparison;
+    if (files.size() == 1 && isComparisonFile(files.first())) {
+        auto parsed = loadComparison(files.first());
+        if (parsed)
+            comparison = *parsed.value;
+        else
+            problem = QString::fromStdString(parsed.error);
+    } else if (!files.isEmpty()) {
         auto parsed = loadScenario(files.first());
         if (parsed)
             scenario = *parsed.value;
@@ -93,9 +133,14 @@ int main(int argc, char **argv)
     if (headless)
         window.setAutosavePath(QString()); // scripts leave no autosave behind
     window.setScenario(scenario);
-    if (parser.isSet(exportTo) && files.size() > 1) {
-        // Several files make a comparison: the comparison chart, or its table.
-        if (!window.compareFiles(files)) {
+    if (comparison) {
+        window.comparisonView()->setComparison(*comparison);
+        window.showComparison();
+    }
+    if (parser.isSet(exportTo) && (files.size() > 1 || comparison)) {
+        // Several files make a comparison, as does a comparison file: the comparison chart, or
+        // its table.
+        if (!comparison && !window.compareFiles(files)) {
             std::fprintf(stderr, "%s\n", qPrintable(window.statusBar()->currentMessage()));
             return 2;
         }

@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages vramplan builds with, if any is missing (needs root or sudo).
 set -euo pipefail
 packages=(cmake ninja-build g++ qt6-base-dev qt6-svg-dev libqcustomplot-dev nlohmann-json3-dev
-          libbenchmark-dev)
+          libbenchmark-dev
+          # packaging and its checks: cpack's dpkg-shlibdeps, the validators, man, MIME cache
+          dpkg-dev desktop-file-utils appstream man-db shared-mime-info)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
