@@ -2,6 +2,7 @@
 // status 2 and one line on stderr naming the file, the field and the problem.
 
 #include "calibration.h"
+#include "cli_advise.h"
 #include "catalog.h"
 #include "enum_names.h"
 #include "estimate.h"
@@ -38,6 +39,9 @@ const char *usage =
     "  max-batch FILE                                            largest micro-batch that fits\n"
     "  max-sequence FILE                                         longest sequence that fits\n"
     "  min-gpus FILE                                             fewest GPUs that fit\n"
+    "  advise FILE [--format json|table] [--mfu X] [--no-hardware]\n"
+    "                                       what to change so it fits: ranked complete scenarios,\n"
+    "                                       each with its peak and relative step time\n"
     "  calibrate FILE --metric allocated|reserved|device --measured SIZE\n"
     "                                       the scenario fitted to a measured peak (SIZE: 17.2GB,\n"
     "                                       16GiB or bytes), as scenario JSON\n"
@@ -101,6 +105,8 @@ struct Options
     std::string vary;
     std::string metric, measured;
     bool useDefault = false;
+    double mfu = 0.40;     // advise: the step-time model's utilisation
+    bool hardware = true;  // advise: also more or larger GPUs
 };
 
 Options parseOptions(int argc, char **argv)
@@ -113,7 +119,16 @@ Options parseOptions(int argc, char **argv)
                 fail("vramplan-cli", std::string(name) + " needs a value");
             return std::string(argv[++i]);
         };
-        if (arg == "--format")
+        if (arg == "--mfu") {
+            const std::string text = value("--mfu");
+            char *end = nullptr;
+            o.mfu = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(o.mfu > 0) || o.mfu > 1)
+                fail("vramplan-cli", "--mfu: must be a number above 0 and at most 1, got '" +
+                                         printableLine(text, 40) + "'");
+        } else if (arg == "--no-hardware") {
+            o.hardware = false;
+        } else if (arg == "--format")
             o.format = value("--format");
         else if (arg.rfind("--format=", 0) == 0)
             o.format = arg.substr(9);
@@ -399,6 +414,12 @@ int main(int argc, char **argv)
         }
         if (command == "calibrate")
             return commandCalibrate(o);
+        if (command == "advise") {
+            if (o.format != "json" && o.format != "table")
+                fail("vramplan-cli", "--format: must be json or table, got '" +
+                                         printableLine(o.format, 40) + "'");
+            return commandAdvise(loadScenario(oneFile(o, "advise")), o.format, o.mfu, o.hardware);
+        }
         if (command == "presets" || command == "gpus")
             return commandList(command);
     } catch (const std::exception &e) {

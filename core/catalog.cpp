@@ -47,6 +47,8 @@ void loadBuiltin(std::vector<ModelPreset> &presets, std::vector<GpuSpec> &gpus)
                     return it != g.end() && it->is_number() ? it->get<double>() : 0.0;
                 };
                 spec.bf16Tflops = number("bf16_tflops");
+                spec.fp8Tflops = number("fp8_tflops");
+                spec.memoryBandwidthGBs = number("memory_bandwidth_gbs");
                 spec.nodeLinkGBs = number("node_link_gbs");
                 spec.hostLinkGBs = number("host_link_gbs");
                 gpus.push_back(std::move(spec));

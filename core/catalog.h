@@ -28,6 +28,8 @@ struct GpuSpec
     double memoryMiB = 0;     // usable, as nvidia-smi reports it
     // For the step-time model (0: the architecture's class value, step_time.cpp).
     double bf16Tflops = 0;  // dense bf16 (fp16) tensor peak
+    double fp8Tflops = 0;   // dense fp8 tensor peak (0: none)
+    double memoryBandwidthGBs = 0;
     double nodeLinkGBs = 0; // to the other GPUs of a node, one direction
     double hostLinkGBs = 0; // to the CPU, one direction
 };

@@ -24,24 +24,34 @@ constexpr double cpuAdamParamsPerSecond = 1.0e9;
 
 // Class values by architecture for GPUs the catalog gives no figures for (and custom GPUs):
 // the dense bf16 peak and the links of the class's data-centre part (datasheets: V100 SXM2,
-// A100 SXM4, H100 SXM5, B200 HGX, MI300X).
+// A100 SXM4, L40, H100 SXM5, B200 HGX, MI250X per die, MI300X; tests/data/gpu_specs.json).
 GpuThroughput classThroughput(const std::string &architecture)
 {
+    // {bf16 TFLOP/s, node link GB/s, host link GB/s, gpus per node, fp8 TFLOP/s, memory GB/s}
+    const auto make = [](double tf, double node, double host, double fp8, double mem) {
+        GpuThroughput t;
+        t.tflops = tf;
+        t.nodeLinkGBs = node;
+        t.hostLinkGBs = host;
+        t.fp8Tflops = fp8;
+        t.memoryGBs = mem;
+        return t;
+    };
     if (architecture == "volta")
-        return {125, 150, 16};
+        return make(125, 150, 16, 0, 900);
     if (architecture == "turing")
-        return {65, 16, 16};
+        return make(65, 16, 16, 0, 320);
     if (architecture == "ampere")
-        return {312, 300, 32};
+        return make(312, 300, 32, 0, 2039);
     if (architecture == "ada")
-        return {181, 32, 32};
+        return make(181, 32, 32, 362, 864);
     if (architecture == "blackwell")
-        return {2250, 900, 64};
+        return make(2250, 900, 64, 4500, 7700);
     if (architecture == "cdna3")
-        return {1307, 448, 64};
+        return make(1307, 448, 64, 2615, 5300);
     if (architecture == "cdna2")
-        return {383, 400, 32};
-    return {989, 450, 64}; // hopper
+        return make(191.5, 200, 32, 0, 1638); // one MI250X die (GCD), as the catalog lists it
+    return make(989, 450, 64, 1979, 3350); // hopper
 }
 
 // Ring all-reduce (or reduce-scatter + all-gather) moves 2 (n - 1) / n of the bytes per GPU.
@@ -68,6 +78,8 @@ GpuThroughput gpuThroughput(const Scenario &s)
         t.tflops = spec->bf16Tflops > 0 ? spec->bf16Tflops : c.tflops;
         t.nodeLinkGBs = spec->nodeLinkGBs > 0 ? spec->nodeLinkGBs : c.nodeLinkGBs;
         t.hostLinkGBs = spec->hostLinkGBs > 0 ? spec->hostLinkGBs : c.hostLinkGBs;
+        t.fp8Tflops = spec->fp8Tflops > 0 ? spec->fp8Tflops : c.fp8Tflops;
+        t.memoryGBs = spec->memoryBandwidthGBs > 0 ? spec->memoryBandwidthGBs : c.memoryGBs;
     }
     return t;
 }
@@ -110,14 +122,38 @@ StepTime stepTime(const Scenario &s, const StepTimeOptions &options)
         flops += attentionForward; // the attention core again
     }
     st.flopsPerToken = flops;
-    const double achieved = gpu.tflops * 1e12 * std::clamp(options.mfu, 0.01, 1.0);
+    // fp8 recipes run the linear layers' matmuls in fp8 (Transformer Engine, torchao float8);
+    // attention stays 16-bit. The datasheet's 2x does not survive the casts and scaling:
+    // torchtitan's float8 docs report 1.2-1.5x end to end, so the linear matmuls count 1.5x.
+    double peak = gpu.tflops;
+    if (t.precision == Precision::Fp8Mixed && gpu.fp8Tflops > 0) {
+        const double linearShare = 2 * matmulParams / std::max(1.0, forward);
+        const double fp8 = std::min(gpu.fp8Tflops, 1.5 * gpu.tflops);
+        peak = 1.0 / (linearShare / fp8 + (1 - linearShare) / gpu.tflops);
+    }
+    const double achieved = peak * 1e12 * std::clamp(options.mfu, 0.01, 1.0);
     st.computeSeconds = st.tokens * flops / (gpus * achieved);
+    // Micro-batches of one step; torchtitan splits each local batch into as many as there are
+    // pipeline stages (torchtitan/parallelisms/pipelining: pipeline_parallel_microbatches).
+    double microBatches = gas;
+    if (s.framework == Framework::Torchtitan && pp > 1 && t.microBatchSize % p.pipelineParallel == 0)
+        microBatches = gas * pp;
+    // Roofline of small micro-batches: every pass (forward, and backward twice for a full
+    // fine-tune, once for LoRA) reads the GPU's weights from memory, whatever the tokens.
+    if (gpu.memoryGBs > 0) {
+        const double localWeights = double(countParameters(m).total) /
+                                    (tp * pp * (m.isMoe() ? std::max(1.0, ep) : 1.0));
+        const double bytes = t.finetune.method == FinetuneMethod::Qlora ? 2.5 : 2.0;
+        const double reads = lora ? 2.0 : 3.0;
+        const double weightSeconds = microBatches * reads * localWeights * bytes / (gpu.memoryGBs * 1e9);
+        st.computeSeconds = std::max(st.computeSeconds, weightSeconds);
+    }
 
     // Pipeline bubble: (p - 1) / (m + p - 1) of 1F1B, divided by the interleaving factor
     // (Narayanan et al. 2021 §2.2).
     if (pp > 1) {
         const double v = double(std::max<int64_t>(1, p.virtualPipelineParallel));
-        st.bubbleFraction = (pp - 1) / v / (gas + (pp - 1) / v);
+        st.bubbleFraction = (pp - 1) / v / (microBatches + (pp - 1) / v);
     }
 
     // Links: a collective within a node runs over NVLink; one spanning nodes over the network.

@@ -23,6 +23,8 @@ struct StepTimeOptions
 struct GpuThroughput
 {
     double tflops = 0;      // dense bf16 (fp16 where the GPU has no bf16)
+    double fp8Tflops = 0;   // dense fp8 (0: the GPU has none)
+    double memoryGBs = 0;   // HBM / GDDR bandwidth
     double nodeLinkGBs = 0; // NVLink / Infinity Fabric, or PCIe where that is all there is
     double hostLinkGBs = 0; // PCIe to the CPU, for offload
     int gpusPerNode = 8;

@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -211,6 +213,9 @@ private slots:
     void sweepBadVary_data();
     void sweepBadVary();
 
+    void advise();
+    void adviseRefusesBadOptions_data();
+    void adviseRefusesBadOptions();
     void solvers_data();
     void solvers();
 
@@ -1110,6 +1115,63 @@ void TestCli::catalogLists()
         firstWords << line.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty);
     for (const QString &id : ids)
         QVERIFY2(firstWords.contains(id), qPrintable(id + " not listed:\n" + r.describe()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// advise
+
+void TestCli::advise()
+{
+    // The default scenario does not fit: JSON by the contract, every suggestion fits.
+    const CliResult r = runCli({"advise", scenarioPath(llama7bZero3)});
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 0);
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.describe()));
+    const auto j = nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+    QVERIFY2(!j.is_discarded(), qPrintable(r.describe()));
+    QCOMPARE(QString::fromStdString(j.value("format", "")), QStringLiteral("vramplan-advice"));
+    QVERIFY(j["searched"].get<int64_t>() >= j["estimated"].get<int64_t>());
+    for (const auto &sg : j["suggestions"])
+        QVERIFY(sg["fits"].get<bool>() && sg["headroom_bytes"].get<int64_t>() >= 0);
+    // The table for people.
+    const CliResult t = runCli({"advise", scenarioPath(gpt2H100), "--format", "table", "--mfu", "0.3"});
+    VERIFY_RAN(t);
+    COMPARE_EXIT(t, 0);
+    QVERIFY2(t.out.contains("candidates") && t.out.contains("largest micro-batch"),
+             qPrintable(t.describe()));
+    // Llama-3.1-405B on one 24 GB card without other hardware: only QLoRA with everything
+    // offloaded to the host fits (DeepSpeed-style ZeRO-3 offload on one GPU).
+    const CliResult n = runCli({"advise", scenarioPath(llama405bRtx4090), "--format", "table",
+                                "--no-hardware"});
+    VERIFY_RAN(n);
+    COMPARE_EXIT(n, 0);
+    QVERIFY2(n.out.contains("does not fit as it is") && n.out.contains("finetune.method qlora") &&
+                 n.out.contains("offload_parameters cpu"),
+             qPrintable(n.describe()));
+}
+
+void TestCli::adviseRefusesBadOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("mfu above 1") << QStringList{"advise", "%1", "--mfu", "2"}
+                                 << "vramplan-cli: --mfu: must be a number above 0 and at most 1, got '2'";
+    QTest::newRow("mfu not a number") << QStringList{"advise", "%1", "--mfu", "fast"}
+                                      << "vramplan-cli: --mfu: must be a number above 0 and at most 1, got 'fast'";
+    QTest::newRow("format csv") << QStringList{"advise", "%1", "--format", "csv"}
+                                << "vramplan-cli: --format must be json or table, got csv";
+}
+
+void TestCli::adviseRefusesBadOptions()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    for (QString &a : args)
+        a = a.arg(scenarioPath(gpt2H100));
+    const CliResult r = runCli(args);
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 2);
+    QCOMPARE(QString::fromUtf8(r.err).trimmed(), message);
 }
 
 QTEST_APPLESS_MAIN(TestCli)
