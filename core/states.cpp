@@ -206,7 +206,12 @@ void addModelStates(const StageContext &c, ItemSink &out)
 
     // Gradients exist from backward to the optimizer step (zero_grad(set_to_none=True) frees
     // them); with accumulation they also live through the next micro-batches' forward.
-    const unsigned gradLife = fw == Framework::Megatron            ? steadyPhases
+    // DeepSpeed ZeRO-3 allocates its flat buffer of gradient partitions (model dtype x
+    // parameters / data-parallel ranks) at initialisation and keeps it through every step
+    // (deepspeed/runtime/zero/stage3.py, grad_partitions_flat_buffer), like Megatron's main_grad.
+    const bool persistentGrads =
+        fw == Framework::Megatron || (fw == Framework::Deepspeed && c.p.zeroStage >= 3);
+    const unsigned gradLife = persistentGrads                     ? steadyPhases
                               : c.t.gradientAccumulationSteps > 1 ? trainingPhases
                                                                   : gradientPhases;
 
@@ -369,7 +374,9 @@ void addModelStates(const StageContext &c, ItemSink &out)
     }
     out.add(G,
             fw == Framework::Megatron && gb == 4 ? "main_grad buffer (fp32, persistent)"
-                                                 : "gradients",
+            : fw == Framework::Deepspeed && c.p.zeroStage >= 3
+                ? "gradient partitions (flat buffer, persistent)"
+                : "gradients",
             "trainable elements * bytes per gradient / shards (from ZeRO-2)",
             fw == Framework::Megatron ? "Megatron distributed/param_and_grad_buffer.py"
                                       : "torch autograd .grad",

@@ -38,6 +38,7 @@ private slots:
     void kvCacheInference();
     void multiTokenPrediction();
     void fusedLinearLoss();
+    void deepspeedZero3GradientPartitions();
     void expertDispatch_data();
     void expertDispatch();
     void logitsAndLoss();
@@ -182,11 +183,26 @@ void TestMemoryTerms::modelStates()
     const Estimate e = estimate(test::parseOrFail(
         scenarioText("\"preset\":\"llama-2-7b\"", training, parallel, framework.toStdString())));
     const double gradientBytes =
-        itemBytes(e, "gradients") + itemBytes(e, "main_grad buffer (fp32, persistent)");
+        itemBytes(e, "gradients") + itemBytes(e, "main_grad buffer (fp32, persistent)") +
+        itemBytes(e, "gradient partitions (flat buffer, persistent)");
     QVERIFY(test::relativelyClose(itemBytes(e, "weights"), weights * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(gradientBytes, gradients * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(itemBytes(e, "optimizer states"), states * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(itemBytes(e, "fp32 master weights"), master * llama2_7b, 1e-12));
+}
+
+// DeepSpeed ZeRO-3's flat buffer of gradient partitions exists from initialisation: at the
+// start of backward (where the peak of a full fine-tune usually is) it already holds
+// 16-bit x parameters / data-parallel ranks (issue 13: it showed 0 bytes there).
+void TestMemoryTerms::deepspeedZero3GradientPartitions()
+{
+    const Estimate e = estimate(test::parseOrFail(scenarioText(
+        "\"preset\":\"llama-2-7b\"", "\"precision\":\"bf16_mixed\"",
+        "\"gpus\":8,\"zero_stage\":3", "deepspeed")));
+    const double partitions = llama2_7b * 2 / 8;
+    QCOMPARE(itemBytes(e, "gradient partitions (flat buffer, persistent)"), partitions);
+    const auto &atLoss = e.phases[int(Phase::LossBackward)].byComponent;
+    QCOMPARE(atLoss[int(Component::Gradients)], partitions);
 }
 
 void TestMemoryTerms::fusedLinearLoss()
