@@ -1,24 +1,29 @@
 #pragma once
-// The planner: controls on the left, charts on the right, the verdict in the status bar.
-// Holds one PlanController (the scenario and what is drawn from it).
+// The planner: controls on the left, charts on the right, the verdict in the status bar. Holds
+// one Document (the scenario, its history and its file); the File, Export and Compare menus
+// are FileActions, ExportActions and ComparisonActions over it.
 
-#include "componentstyle.h"
+#include "charts/units.h"
 #include "scenario.h"
 
 #include <QMainWindow>
 
-class QLabel;
-class QMenu;
 class QTabWidget;
 class QUndoStack;
 
 namespace vramplan::ui {
 
 class BreakdownChart;
+class ChartsPage;
+class ComparisonActions;
 class ComparisonView;
 class ControlsPanel;
 class CurveChart;
+class Document;
+class ExportActions;
+class FileActions;
 class PlanController;
+class StatusLine;
 class TimelineChart;
 
 class MainWindow : public QMainWindow
@@ -36,9 +41,10 @@ public:
     bool openFile(const QString &path);
     bool saveTo(const QString &path);
     bool importHfConfig(const QString &path);
-    QString filePath() const { return m_path; }
-    // Exports: a chart ("breakdown", "batch", "sequence", "gpus", "timeline") to PNG/SVG/PDF,
-    // the breakdown table to CSV/JSON/Markdown, by the file's extension; "" or why not.
+    QString filePath() const;
+    // Exports: a chart ("breakdown", "batch", "sequence", "gpus", "timeline", "comparison") to
+    // PNG/SVG/PDF, the breakdown or the comparison table to CSV/JSON/Markdown, by the file's
+    // extension; "" or why not.
     QString exportChart(const QString &chart, const QString &path);
     QString exportTable(const QString &path);
     QString exportComparisonTable(const QString &path);
@@ -46,12 +52,12 @@ public:
     // Unsaved work is written every few seconds after an edit to autosavePath(), and removed
     // when the document is saved or closed cleanly; after a crash it is offered back.
     static QString defaultAutosavePath();
-    void setAutosavePath(const QString &path) { m_autosavePath = path; }
-    QString autosavePath() const { return m_autosavePath; }
+    void setAutosavePath(const QString &path);
+    QString autosavePath() const;
     void autosaveNow();
     // Opens an autosaved scenario as unsaved work (modified, no file name); false if unusable.
     bool recoverAutosave(const QString &path);
-    QUndoStack *undoStack() const { return m_undo; }
+    QUndoStack *undoStack() const;
     bool isModified() const;
     const Scenario &scenario() const;
     Unit unit() const { return m_unit; }
@@ -60,15 +66,20 @@ public:
     // Renders the window at the given size into a PNG (works offscreen); false on failure.
     bool saveScreenshot(const QString &path, QSize size = QSize(1280, 800));
 
+    Document *document() const { return m_document; }
     ControlsPanel *controls() const { return m_controls; }
     BreakdownChart *breakdownChart() const { return m_breakdown; }
     CurveChart *batchChart() const { return m_batchCurve; }
     CurveChart *sequenceChart() const { return m_sequenceCurve; }
     CurveChart *gpuChart() const { return m_gpuCurve; }
     TimelineChart *timelineChart() const { return m_timeline; }
-    PlanController *controller() const { return m_controller; }
+    PlanController *controller() const;
     ComparisonView *comparisonView() const { return m_comparison; }
+    ComparisonActions *comparisonActions() const { return m_comparisonActions; }
+    StatusLine *statusLine() const { return m_status; }
+    ChartsPage *chartsPage() const { return m_chartsPage; }
     void showComparison();
+    void showPlan();
     // Scenario files opened side by side; false (and a message) if any cannot be read.
     bool compareFiles(const QStringList &paths);
     QString statusText() const; // what the status bar says, for tests
@@ -81,33 +92,27 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    QAction *m_clearCalibration = nullptr;
     void buildMenus();
+    void buildEditMenu();
+    void buildViewMenu();
     void redraw();
-    void apply(const Scenario &scenario); // what an undo step does
-    void pushEdit(const Scenario &after, bool dragging);
-    bool maybeSave(); // false when the user cancels
-    bool save();
-    bool saveAs();
     void updateTitle();
-    void refreshRecentMenu();
-    void showProblem(const QString &title, const QString &problem);
+    void showRefusal(const QString &reason, QWidget *control);
 
-    PlanController *m_controller;
+    Document *m_document;
     ControlsPanel *m_controls;
     BreakdownChart *m_breakdown;
     CurveChart *m_batchCurve, *m_sequenceCurve, *m_gpuCurve;
     TimelineChart *m_timeline;
-    QTabWidget *m_curveTabs;
+    ChartsPage *m_chartsPage;
     QTabWidget *m_pages;
     ComparisonView *m_comparison;
-    QLabel *m_peakLabel, *m_fitLabel, *m_phaseLabel, *m_paramsLabel;
+    StatusLine *m_status;
+    FileActions *m_fileActions = nullptr;
+    ExportActions *m_exportActions = nullptr;
+    ComparisonActions *m_comparisonActions = nullptr;
+    QAction *m_clearCalibration = nullptr;
     Unit m_unit = Unit::GiB;
-    QUndoStack *m_undo;
-    QMenu *m_recentMenu = nullptr;
-    QString m_path;
-    QString m_autosavePath;
-    class QTimer *m_autosaveTimer;
 };
 
 } // namespace vramplan::ui

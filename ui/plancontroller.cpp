@@ -113,6 +113,7 @@ void PlanController::recompute()
     const int64_t bestBatch = maxMicroBatchSize(s);
     m_batch.title = tr("Memory vs micro-batch");
     m_batch.xLabel = tr("Micro-batch size");
+    m_batch.xName = tr("micro-batch");
     m_batch.x = logSamples(
         1, std::clamp(std::max({256.0, 2 * batch, 1.5 * double(bestBatch)}), 1.0, 65536.0), batch);
     m_batch.current = batch;
@@ -123,6 +124,7 @@ void PlanController::recompute()
     const int64_t bestSeq = maxSequenceLength(s, 128);
     m_sequence.title = tr("Memory vs sequence length");
     m_sequence.xLabel = tr("Sequence length (tokens)");
+    m_sequence.xName = tr("sequence length");
     m_sequence.x = logSamples(
         128, std::clamp(std::max({32768.0, 2 * seq, 1.5 * double(bestSeq)}), 128.0, 4194304.0),
         seq);
@@ -138,6 +140,7 @@ void PlanController::recompute()
     const int64_t fewest = minGpuCount(s);
     m_gpus.title = tr("Memory vs GPU count");
     m_gpus.xLabel = tr("GPUs");
+    m_gpus.xName = tr("GPU count");
     m_gpus.x.clear();
     for (double g :
          logSamples(1, std::max({64.0, 2 * gpus / unit, 2 * double(fewest) / unit}), gpus / unit))

@@ -3,7 +3,7 @@
 // curves (memory against micro-batch, sequence length and GPU count). The only place in the UI
 // that calls the estimator; widgets edit the scenario through it and draw what it publishes.
 
-#include "curvechart.h"
+#include "charts/curvechart.h"
 #include "estimate.h"
 #include "scenario.h"
 

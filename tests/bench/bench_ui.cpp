@@ -2,15 +2,15 @@
 // through re-estimate to every chart re-plotted; building and painting the window; idle RSS.
 // Timing stays out of the pass/fail tests: run with `cmake --build build --target bench`.
 
-#include "breakdownchart.h"
 #include "catalog.h"
-#include "controlspanel.h"
-#include "curvechart.h"
-#include "logslider.h"
+#include "charts/breakdownchart.h"
+#include "charts/curvechart.h"
+#include "charts/timelinechart.h"
 #include "mainwindow.h"
-#include "presetpicker.h"
+#include "panels/controlspanel.h"
+#include "panels/logslider.h"
+#include "panels/presetpicker.h"
 #include "scenario_json.h"
-#include "timelinechart.h"
 
 #include <QApplication>
 #include <QDoubleSpinBox>

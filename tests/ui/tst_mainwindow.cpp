@@ -2,22 +2,23 @@
 // core estimates for the edited scenario; the capacity line follows the GPU; controls that
 // cannot apply are disabled with a reason; the rendered charts are not empty.
 
-#include "breakdownchart.h"
 #include "calibration.h"
-#include "calibrationdialog.h"
 #include "catalog.h"
-#include "componentstyle.h"
-#include "controlspanel.h"
-#include "curvechart.h"
+#include "charts/breakdownchart.h"
+#include "charts/componentstyle.h"
+#include "charts/curvechart.h"
+#include "charts/timelinechart.h"
+#include "document/scenarioname.h"
 #include "estimate.h"
-#include "logslider.h"
 #include "mainwindow.h"
 #include "numeric_fields.h"
+#include "panels/calibrationdialog.h"
+#include "panels/controlspanel.h"
+#include "panels/logslider.h"
+#include "panels/presetpicker.h"
 #include "plancontroller.h"
-#include "presetpicker.h"
 #include "scenario_json.h"
 #include "testhelpers.h"
-#include "timelinechart.h"
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -418,7 +419,15 @@ void TestMainWindow::inconsistentEditIsRefused()
     QVERIFY(kv);
     kv->setValue(5);
     QCOMPARE(refused.count(), 1);
-    QVERIFY(refused.first().first().toString().startsWith(QStringLiteral("model.kv_heads")));
+    // What was refused, on which control, and the core's reason.
+    QCOMPARE(refused.first().at(0).toString(),
+             QStringLiteral("KV heads 5 refused: ") + QString::fromStdString(checkScenario([&] {
+                 Scenario bad = w.scenario();
+                 bad.model.kvHeads = 5;
+                 bad.model.preset.clear();
+                 return bad;
+             }())));
+    QCOMPARE(refused.first().at(1).value<QWidget *>(), static_cast<QWidget *>(kv));
     QCOMPARE(scenarioToJson(w.scenario()).dump(), before);
     QCOMPARE(kv->value(), 8);
 }
@@ -644,10 +653,14 @@ void TestMainWindow::keyboardChoosesAPreset_data()
     QTest::addColumn<int>("downs");
     QTest::addColumn<QString>("preset");
     QTest::addColumn<QString>("parameters");
-    QTest::newRow("down, enter") << "qwen3-3" << 1 << "qwen3-30b-a3b" << "30.53 B parameters";
-    QTest::newRow("enter alone") << "deepseek-v3" << 0 << "deepseek-v3" << "671.03 B parameters";
-    QTest::newRow("down twice") << "gpt-oss" << 2 << "gpt-oss-120b" << "116.83 B parameters";
-    QTest::newRow("click") << "llama 70" << -1 << "llama-3.1-70b" << "70.55 B parameters";
+    QTest::newRow("down, enter") << "qwen3-3" << 1 << "qwen3-30b-a3b"
+                                 << "30.5 B parameters";
+    QTest::newRow("enter alone") << "deepseek-v3" << 0 << "deepseek-v3"
+                                 << "671 B parameters";
+    QTest::newRow("down twice") << "gpt-oss" << 2 << "gpt-oss-120b"
+                                << "117 B parameters";
+    QTest::newRow("click") << "llama 70" << -1 << "llama-3.1-70b"
+                           << "70.6 B parameters";
 }
 
 void TestMainWindow::keyboardChoosesAPreset()
@@ -672,7 +685,9 @@ void TestMainWindow::keyboardChoosesAPreset()
     }
     QVERIFY(!popup->isVisible());
 
-    const Scenario expected = presetScenario(preset.toStdString());
+    // The default's name follows its settings: it names the new model now.
+    Scenario expected = presetScenario(preset.toStdString());
+    expected.name = generatedName(expected).toStdString();
     QCOMPARE(w.scenario().model.preset, preset.toStdString());
     QCOMPARE(scenarioToJson(w.scenario()).dump(), scenarioToJson(expected).dump());
     compareBars(w, expected);

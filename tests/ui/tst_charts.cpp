@@ -1,0 +1,452 @@
+// The charts and their exports (issue 11): the comparison's legend clear of its bars (2), SVG
+// curves cut at the top of the plot (3), a headless export with the ticks and names of one from
+// the window (4), a value range that shows the current point and the capacity, saying what runs
+// off the top (5), tooltips on the curves and the timeline and whole formulas in the
+// breakdown's (8), the timeline's device line, the verdict's basis (10), sizes in TiB and plain
+// tick labels (13).
+
+#include "charts/breakdownchart.h"
+#include "charts/breakdowntooltip.h"
+#include "charts/curvechart.h"
+#include "charts/timelinechart.h"
+#include "charts/units.h"
+#include "panels/comparisonview.h"
+#include "panels/statusline.h"
+#include "plancontroller.h"
+#include "uitesting.h"
+
+#include <QDomDocument>
+#include <QImage>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QToolTip>
+
+#include <cmath>
+
+using namespace vramplan;
+using namespace vramplan::ui;
+using namespace vramplan::test;
+
+namespace {
+
+constexpr double GiB = 1073741824.0;
+
+QString gib(double bytes, int decimals = 2)
+{
+    return formatSize(bytes, Unit::GiB, decimals);
+}
+
+// Every <text> of an SVG, in order.
+QStringList svgTexts(const QString &path)
+{
+    QDomDocument svg;
+    svg.setContent(QByteArray::fromStdString(readFile(path)));
+    QStringList texts;
+    const QDomNodeList nodes = svg.elementsByTagName(QStringLiteral("text"));
+    for (int i = 0; i < nodes.size(); ++i)
+        texts << nodes.at(i).toElement().text().trimmed();
+    return texts;
+}
+
+QStringList legendNames(const QCustomPlot *plot)
+{
+    QStringList names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(plot->legend->item(i)))
+            names << item->plottable()->name();
+    return names;
+}
+
+Scenario withGpus(Scenario s, int64_t gpus)
+{
+    s.parallelism.gpus = gpus;
+    return s;
+}
+
+} // namespace
+
+class TestCharts : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("vramplan-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_charts"));
+    }
+    void comparisonLegendClearOfTheBars();
+    void svgCurvesAreCutAtTheTop();
+    void headlessExportKeepsItsLabels_data();
+    void headlessExportKeepsItsLabels();
+    void exportTitleIsWrappedNotCut();
+    void rangeShowsCurrentAndCapacity_data();
+    void rangeShowsCurrentAndCapacity();
+    void curveAndTimelineTooltips();
+    void formulasAreWhole();
+    void timelineShowsTheDevice();
+    void sizesAndCountsRead();
+    void axesInTiBWithPlainNumbers();
+};
+
+// The legend beside the plot, never over the first bar or its total.
+void TestCharts::comparisonLegendClearOfTheBars()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(defaultScenario());
+    Comparison comparison;
+    for (int64_t gpus : {1, 2, 8})
+        comparison.entries.push_back(
+            {"gpus " + std::to_string(gpus), withGpus(defaultScenario(), gpus)});
+    w.comparisonView()->setComparison(comparison);
+    w.showComparison();
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    QCustomPlot *plot = w.comparisonView()->plot();
+    const QRect legend = plot->legend->outerRect();
+    QVERIFY(!legend.isEmpty());
+    QVERIFY2(!legend.intersects(plot->axisRect()->rect()),
+             qPrintable(QStringLiteral("legend at x %1, plot from %2 to %3")
+                            .arg(legend.left())
+                            .arg(plot->axisRect()->left())
+                            .arg(plot->axisRect()->right())));
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto *label = qobject_cast<QCPItemText *>(plot->item(i)))
+            QVERIFY(!itemRect(label).intersects(legend));
+    keepShot(w, QStringLiteral("comparison"));
+}
+
+// Drawn from the file alone (QSvgRenderer, like a browser, follows what the file says), the
+// batch curve of a model whose sweep runs far off the top leaves the header and the chart's
+// title blank: the areas stop at the top of the plot.
+void TestCharts::svgCurvesAreCutAtTheTop()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(screenshotScenario());
+    QVERIFY(!w.batchChart()->note().isEmpty()); // the premise: samples run off the top
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("batch.svg"));
+    QCOMPARE(w.exportChart(QStringLiteral("batch"), path), QString());
+    QCustomPlot *plot = w.batchChart()->plot();
+    // Every point handed to QCustomPlot is within the axis.
+    const double top = plot->yAxis->range().upper;
+    for (int g = 0; g < plot->graphCount(); ++g)
+        for (auto it = plot->graph(g)->data()->constBegin();
+             it != plot->graph(g)->data()->constEnd(); ++it)
+            QVERIFY2(it->value <= top * (1 + 1e-12), qPrintable(QString::number(it->value)));
+
+    QSvgRenderer svg(path);
+    QVERIFY(svg.isValid());
+    if (qEnvironmentVariableIsSet("VRAMPLAN_TEST_SHOTS"))
+        QFile::copy(path,
+                    qEnvironmentVariable("VRAMPLAN_TEST_SHOTS") + QStringLiteral("/batch.svg"));
+    const QSize size = svg.viewBox().size(); // the export's pixels
+    QImage image(size, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    svg.render(&painter);
+    painter.end();
+    if (qEnvironmentVariableIsSet("VRAMPLAN_TEST_SHOTS"))
+        image.save(qEnvironmentVariable("VRAMPLAN_TEST_SHOTS") + QStringLiteral("/batch-svg.png"));
+    const int header = size.height() - 600; // exportPlot draws the chart 600 high under it
+    const int plotTop = header + plot->axisRect()->top();
+    int coloured = 0;
+    for (int y = 0; y < plotTop - 2; ++y)
+        for (int x = 0; x < size.width(); ++x)
+            coloured += image.pixelColor(x, y).hslSaturation() > 80;
+    QCOMPARE(coloured, 0);
+    int below = 0; // the areas are there, below the top
+    for (int y = plotTop + 4; y < size.height(); y += 2)
+        for (int x = 0; x < size.width(); x += 2)
+            below += image.pixelColor(x, y).hslSaturation() > 80;
+    QVERIFY(below > 1000);
+}
+
+void TestCharts::headlessExportKeepsItsLabels_data()
+{
+    QTest::addColumn<QString>("chart");
+    QTest::addColumn<int>("ticks");               // at least
+    QTest::newRow("sequence") << "sequence" << 9; // 128 to 32k
+    QTest::newRow("gpus") << "gpus" << 7;         // 1 to 64
+    QTest::newRow("batch") << "batch" << 9;       // 1 to 256
+    QTest::newRow("timeline") << "timeline" << 5; // a name under every bar
+}
+
+// `vramplan FILE --chart NAME --export OUT` draws the chart of a window never shown: its ticks
+// and names are those of the same export from a window on screen, every phase's name on as few
+// lines as the width allows.
+void TestCharts::headlessExportKeepsItsLabels()
+{
+    QFETCH(QString, chart);
+    QFETCH(int, ticks);
+    QTemporaryDir dir;
+    auto exported = [&](MainWindow &w) {
+        const QString path = dir.filePath(chart + QStringLiteral(".svg"));
+        const QString problem = w.exportChart(chart, path);
+        QCustomPlot *plot = chart == "timeline" ? w.timelineChart()->plot()
+                            : chart == "batch"  ? w.batchChart()->plot()
+                            : chart == "gpus"   ? w.gpuChart()->plot()
+                                                : w.sequenceChart()->plot();
+        return std::pair(problem, plot->xAxis->tickVectorLabels());
+    };
+    MainWindow hidden;
+    hidden.setScenario(screenshotScenario());
+    hidden.resize(1280, 800);
+    const auto [problem, headless] = exported(hidden);
+    QCOMPARE(problem, QString());
+    QVERIFY2(headless.size() >= ticks,
+             qPrintable(QStringList(headless.begin(), headless.end()).join(", ")));
+    if (chart == "timeline")
+        QCOMPARE(QStringList(headless.begin(), headless.end()),
+                 (QStringList{"end of forward", "start of backward (loss)",
+                              "backward of the last layer", "end of backward", "optimizer step"}));
+
+    MainWindow shown;
+    shown.setScenario(screenshotScenario());
+    QVERIFY(showAt(shown, QSize(1280, 800)));
+    QCOMPARE(exported(shown).second, headless);
+}
+
+// The breakdown's export (640 wide) writes the whole title over as many lines as it needs.
+void TestCharts::exportTitleIsWrappedNotCut()
+{
+    MainWindow w;
+    w.setScenario(screenshotScenario());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("breakdown.svg"));
+    QCOMPARE(w.exportChart(QStringLiteral("breakdown"), path), QString());
+    const QString texts = svgTexts(path).join(QLatin1Char(' '));
+    const QString title =
+        QString::fromStdString(screenshotScenario().name) + QStringLiteral(": Memory per GPU");
+    QVERIFY2(texts.simplified().startsWith(title), qPrintable(texts.left(200)));
+    QVERIFY(!texts.contains(QChar(0x2026)));
+}
+
+void TestCharts::rangeShowsCurrentAndCapacity_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::newRow("default (over by 2x)") << "default";
+    QTest::newRow("405B on a 4090 (over by 250x)") << "llama-3.1-405b-rtx4090";
+    QTest::newRow("GPT-2 on an H100 (far below)") << "gpt2-h100";
+    QTest::newRow("screenshot") << "screenshot";
+}
+
+// Every curve's value axis reaches just above the current point's likely range and the capacity
+// line, and a note above the plot says which samples run off it.
+void TestCharts::rangeShowsCurrentAndCapacity()
+{
+    QFETCH(QString, scenario);
+    const Scenario s = scenario == "default"      ? defaultScenario()
+                       : scenario == "screenshot" ? screenshotScenario()
+                                                  : dataScenario(scenario);
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(s);
+    const Estimate e = estimate(s);
+    const PlanController *c = w.controller();
+    const std::pair<CurveChart *, const CurveData *> curves[] = {
+        {w.batchChart(), &c->batchCurve()},
+        {w.sequenceChart(), &c->sequenceCurve()},
+        {w.gpuChart(), &c->gpuCurve()}};
+    for (const auto &[chart, data] : curves) {
+        const double current = chart->totalAt(data->current);
+        QVERIFY(std::isfinite(current));
+        QCOMPARE(current, e.peak.device / GiB);
+        const double capacity = e.capacityBytes / GiB;
+        const double top = std::max(current * 1.2, capacity) * 1.15;
+        QVERIFY2(std::abs(chart->valueTop() - top) < 1e-9 * top,
+                 qPrintable(QStringLiteral("%1: top %2, expected %3")
+                                .arg(data->xName)
+                                .arg(chart->valueTop())
+                                .arg(top)));
+        QCOMPARE(chart->plot()->yAxis->range().upper, chart->valueTop());
+        // What runs off, said in the note.
+        double first = NAN, last = NAN, most = 0;
+        for (size_t i = 0; i < data->x.size(); ++i) {
+            const double total = chart->totalAt(data->x[i]);
+            if (total > top) {
+                first = std::isnan(first) ? data->x[i] : first;
+                last = data->x[i];
+                most = std::max(most, total);
+            }
+        }
+        const QString expected =
+            std::isnan(first)
+                ? QString()
+                : QStringLiteral("Off the top: %1 %2 (up to %3)")
+                      .arg(data->xName,
+                           first == last ? QString::number(first)
+                                         : QStringLiteral("%1 to %2").arg(first).arg(last),
+                           gib(most * GiB));
+        QCOMPARE(chart->note(), expected);
+    }
+    if (scenario == "screenshot")
+        QCOMPARE(w.batchChart()->note(),
+                 QStringLiteral("Off the top: micro-batch 3 to 256 (up to 5.54 TiB)"));
+    if (scenario == "gpt2-h100")
+        QCOMPARE(w.batchChart()->valueTop(), e.capacityBytes / GiB * 1.15);
+}
+
+// Hovering a curve names the sample, its total and the component under the cursor; hovering a
+// timeline bar names the phase, its total and the component.
+void TestCharts::curveAndTimelineTooltips()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    const Scenario s = screenshotScenario();
+    w.setScenario(s);
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    const Estimate e = estimate(s);
+    const double params = e.perGpu[size_t(Component::Parameters)];
+
+    QCustomPlot *curve = w.batchChart()->plot();
+    const QPointF atParameters(curve->xAxis->coordToPixel(1.0),
+                               curve->yAxis->coordToPixel(params / GiB / 2));
+    const QString expected =
+        QStringLiteral("micro-batch 1: %1 per GPU\nlikely %2 to %3\nParameters: %4")
+            .arg(gib(e.peak.device), gib(e.peak.device * 0.96, 1), gib(e.peak.device * 1.2, 1),
+                 gib(params));
+    QCOMPARE(w.batchChart()->toolTipAt(atParameters), expected);
+    QCOMPARE(w.batchChart()->toolTipAt(QPointF(1, 1)), QString()); // off the plot
+    QTest::mouseMove(curve, atParameters.toPoint());
+    QTRY_COMPARE(QToolTip::text(), expected);
+
+    QCustomPlot *timeline = w.timelineChart()->plot();
+    int peak = -1;
+    for (int i = 0, bar = 0; i < phaseCount; ++i) {
+        if (!e.phases[size_t(i)].present)
+            continue;
+        if (e.phases[size_t(i)].phase == e.peak.phase)
+            peak = bar;
+        ++bar;
+    }
+    QVERIFY(peak >= 0);
+    const PhaseTotals &phase = e.phases[size_t(e.peak.phase)];
+    double allocated = 0;
+    for (double b : phase.byComponent)
+        allocated += b;
+    const double logits = phase.byComponent[size_t(Component::LogitsAndLoss)];
+    double belowLogits = 0;
+    for (int c = 0; c < int(Component::LogitsAndLoss); ++c)
+        belowLogits += phase.byComponent[size_t(c)];
+    const QPointF atLogits(timeline->xAxis->coordToPixel(peak + 1),
+                           timeline->yAxis->coordToPixel((belowLogits + logits / 2) / GiB));
+    QCOMPARE(w.timelineChart()->toolTipAt(atLogits),
+             QStringLiteral("start of backward (loss): %1 allocated\nthe peak of the step; the "
+                            "device holds %2\nLogits and loss: %3")
+                 .arg(gib(allocated), gib(e.peak.device), gib(logits)));
+    QCOMPARE(w.timelineChart()->toolTipAt(
+                 QPointF(timeline->xAxis->coordToPixel(peak + 1.5), atLogits.y())),
+             QString()); // between two bars
+}
+
+// The optimizer states' tooltip of an AdamW run lists its formula whole, over as many lines as
+// it takes; the KV cache's of an inference run carries its worked numbers.
+void TestCharts::formulasAreWhole()
+{
+    const Scenario s = defaultScenario(); // AdamW
+    QCOMPARE(s.training.optimizer, Optimizer::Adamw);
+    const Estimate e = estimate(s);
+    const QString tip = breakdownToolTip(e, Component::OptimizerStates, Unit::GiB);
+    const QString joined =
+        tip.split(QLatin1Char('\n'))
+            .replaceInStrings(QRegularExpression(QStringLiteral("^ +")), QString())
+            .join(QLatin1Char(' '));
+    for (const Item &item : e.items) {
+        if (item.component != Component::OptimizerStates || item.formula.empty())
+            continue;
+        const QString formula =
+            QString::fromUtf8(item.formula.data(), qsizetype(item.formula.size()));
+        QVERIFY2(joined.contains(formula), qPrintable(tip));
+    }
+    QVERIFY(!tip.contains(QChar(0x2026)));
+    for (const QString &line : tip.split(QLatin1Char('\n')))
+        QVERIFY2(line.size() <= 80, qPrintable(line));
+}
+
+// The timeline draws allocated memory per phase and, as a line, what the device holds: the
+// number the status bar's verdict compares with the capacity.
+void TestCharts::timelineShowsTheDevice()
+{
+    for (const Scenario &s : {defaultScenario(), withGpus(defaultScenario(), 8)}) {
+        MainWindow w;
+        w.setUnit(Unit::GiB);
+        Scenario fits = s;
+        if (s.parallelism.gpus == 8)
+            fits.parallelism.zeroStage = 3; // 8 GPUs with ZeRO-3 fits
+        w.setScenario(fits);
+        const Estimate e = estimate(fits);
+        TimelineChart *timeline = w.timelineChart();
+        QCOMPARE(timeline->deviceValue(), e.peak.device / GiB);
+        QCOMPARE(timeline->capacityValue(), e.capacityBytes / GiB);
+        QCOMPARE(timeline->deviceLabel(), QStringLiteral("device ") + gib(e.peak.device, 1));
+        QCOMPARE(timeline->deviceValue() > timeline->capacityValue(), !e.fits);
+        QVERIFY(w.statusText().contains(e.fits ? QStringLiteral("fits")
+                                               : QStringLiteral("does not fit")));
+        const QStringList legend = legendNames(timeline->plot());
+        QVERIFY(legend.contains(QStringLiteral("capacity ") + gib(e.capacityBytes)));
+        QVERIFY(legend.contains(timeline->deviceLabel()));
+        QVERIFY(timeline->plot()->yAxis->range().upper > timeline->deviceValue());
+    }
+}
+
+void TestCharts::sizesAndCountsRead()
+{
+    QCOMPARE(formatSize(1012741.34 * GiB, Unit::GiB), QStringLiteral("989.01 TiB"));
+    QCOMPARE(formatSize(1023.99 * GiB, Unit::GiB), QStringLiteral("1023.99 GiB"));
+    QCOMPARE(formatSize(1024 * GiB, Unit::GiB), QStringLiteral("1.00 TiB"));
+    QCOMPARE(formatSize(2.5e15, Unit::GiB), QStringLiteral("2.22 PiB"));
+    QCOMPARE(formatSize(1.25e12, Unit::GB), QStringLiteral("1.25 TB"));
+    QCOMPARE(formatSize(999e9, Unit::GB), QStringLiteral("999.00 GB"));
+    QCOMPARE(formatSize(-1000.0, Unit::GiB), QStringLiteral("0.00 GiB"));
+    QCOMPARE(formatCount(7.0e6), QStringLiteral("7.00 M"));
+    QCOMPARE(formatCount(1.2e9), QStringLiteral("1.20 B"));
+    QCOMPARE(formatCount(8.03e9), QStringLiteral("8.03 B"));
+    QCOMPARE(formatCount(844e6), QStringLiteral("844 M"));
+    QCOMPARE(formatCount(999.6e6), QStringLiteral("1.00 B"));
+    QCOMPARE(formatCount(1.03e12), QStringLiteral("1.03 T"));
+    QCOMPARE(formatCount(12345), QStringLiteral("12.3 K"));
+    QCOMPARE(formatCount(0), QStringLiteral("0"));
+
+    // LoRA trains a few million parameters: "M", not "0.007 B".
+    MainWindow w;
+    Scenario lora = defaultScenario();
+    lora.training.finetune.method = FinetuneMethod::Lora;
+    w.setScenario(lora);
+    const Estimate e = estimate(lora);
+    QCOMPARE(w.statusLine()->countsLabel()->text(),
+             QStringLiteral("8.03 B parameters, %1 trainable")
+                 .arg(formatCount(double(e.trainableParameters))));
+    QVERIFY(w.statusLine()->countsLabel()->text().endsWith(QStringLiteral(" M trainable")));
+}
+
+// A 405B model on one 4090 needs terabytes: the axes say TiB and their ticks are plain
+// numbers, on every chart.
+void TestCharts::axesInTiBWithPlainNumbers()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(dataScenario(QStringLiteral("llama-3.1-405b-rtx4090")));
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    QTemporaryDir dir;
+    QCOMPARE(w.exportChart(QStringLiteral("gpus"), dir.filePath(QStringLiteral("g.png"))),
+             QString());
+    const QRegularExpression plain(QStringLiteral("^\\d+(\\.\\d+)?$"));
+    for (QCustomPlot *plot : {w.breakdownChart()->plot(), w.batchChart()->plot(),
+                              w.gpuChart()->plot(), w.timelineChart()->plot()}) {
+        replotAll(w);
+        QCOMPARE(plot->yAxis->label(), QStringLiteral("Memory per GPU (TiB)"));
+        const QVector<QString> ticks = plot->yAxis->tickVectorLabels();
+        QVERIFY(ticks.size() >= 3);
+        for (const QString &tick : ticks)
+            QVERIFY2(plain.match(tick).hasMatch(), qPrintable(tick));
+    }
+    QVERIFY(w.statusText().contains(QStringLiteral(" TiB per GPU")));
+    QVERIFY(w.statusText().contains(QStringLiteral("406 B parameters")));
+}
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"

@@ -1,0 +1,225 @@
+// The window at the sizes people use (1280x800, 1024x640, 800x600), offscreen: no legend entry
+// is cut off, no label runs into another (timeline names, the breakdown's "over by" and
+// capacity labels, the curves' marker labels stay inside the plot), every combo box shows its
+// whole choice at the default size, and a long status message stops short of the parameter
+// counts (issue 11, items 6 and 12). VRAMPLAN_TEST_SHOTS=folder keeps a picture of each.
+
+#include "charts/breakdownchart.h"
+#include "charts/curvechart.h"
+#include "charts/curvemarkers.h"
+#include "charts/timelinechart.h"
+#include "chartspage.h"
+#include "panels/controlspanel.h"
+#include "panels/statusline.h"
+#include "uitesting.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QStyle>
+#include <QStyleOptionComboBox>
+#include <QTabWidget>
+
+using namespace vramplan;
+using namespace vramplan::ui;
+using namespace vramplan::test;
+
+namespace {
+
+QCPItemText *textItem(QCustomPlot *plot, const QString &prefix)
+{
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+            if (text->visible() && text->text().startsWith(prefix))
+                return text;
+    return nullptr;
+}
+
+int widestLine(const QString &text, const QFontMetrics &metrics)
+{
+    int widest = 0;
+    for (const QString &line : text.split(QLatin1Char('\n')))
+        widest = std::max(widest, metrics.horizontalAdvance(line));
+    return widest;
+}
+
+} // namespace
+
+class TestLayout : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("vramplan-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_layout"));
+    }
+    void nothingCutOrOverlapping_data();
+    void nothingCutOrOverlapping();
+    void comboBoxesShowTheirChoice();
+    void longStatusMessageStopsShortOfTheCounts();
+};
+
+void TestLayout::nothingCutOrOverlapping_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("scenario");
+    for (const QSize size : {QSize(1280, 800), QSize(1024, 640), QSize(800, 600)})
+        for (const char *scenario : {"default", "screenshot", "llama-3.1-405b-rtx4090"})
+            QTest::addRow("%dx%d %s", size.width(), size.height(), scenario) << size << scenario;
+}
+
+void TestLayout::nothingCutOrOverlapping()
+{
+    QFETCH(QSize, size);
+    QFETCH(QString, scenario);
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(scenario == "default"      ? defaultScenario()
+                  : scenario == "screenshot" ? screenshotScenario()
+                                             : dataScenario(scenario));
+    QVERIFY(showAt(w, size));
+    QCOMPARE(w.size(), size); // nothing in the window asks for more
+    keepShot(w, QStringLiteral("%1x%2-%3").arg(size.width()).arg(size.height()).arg(scenario));
+
+    // Every legend entry of every chart in view whole, inside its chart.
+    for (QCustomPlot *plot : w.findChildren<QCustomPlot *>()) {
+        if (!plot->isVisible())
+            continue;
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            QCPAbstractLegendItem *item = plot->legend->item(i);
+            if (!item)
+                continue;
+            const QRect rect = item->outerRect();
+            QVERIFY2(rect.width() >= item->minimumOuterSizeHint().width() &&
+                         plot->viewport().contains(rect),
+                     qPrintable(QStringLiteral("legend entry %1 cut: %2x%3 at %4,%5 in %6x%7")
+                                    .arg(i)
+                                    .arg(rect.width())
+                                    .arg(rect.height())
+                                    .arg(rect.x())
+                                    .arg(rect.y())
+                                    .arg(plot->viewport().width())
+                                    .arg(plot->viewport().height())));
+        }
+    }
+
+    // The timeline's names under the bars do not run together (in a small window every chart
+    // is a tab).
+    if (w.chartsPage()->tabbed()) {
+        w.chartsPage()->curveTabs()->setCurrentWidget(w.timelineChart());
+        replotAll(w);
+        keepShot(
+            w,
+            QStringLiteral("%1x%2-%3-timeline").arg(size.width()).arg(size.height()).arg(scenario));
+    }
+    QCustomPlot *timeline = w.timelineChart()->plot();
+    const QFontMetrics metrics(timeline->xAxis->tickLabelFont());
+    const QVector<double> ticks = timeline->xAxis->tickVector();
+    const QVector<QString> labels = timeline->xAxis->tickVectorLabels();
+    QCOMPARE(ticks.size(), w.timelineChart()->phaseCount());
+    for (int i = 0; i + 1 < ticks.size(); ++i) {
+        const double apart =
+            timeline->xAxis->coordToPixel(ticks[i + 1]) - timeline->xAxis->coordToPixel(ticks[i]);
+        const double needed =
+            (widestLine(labels[i], metrics) + widestLine(labels[i + 1], metrics)) / 2.0;
+        QVERIFY2(needed + 2 <= apart, qPrintable(QStringLiteral("'%1' and '%2': %3 px apart")
+                                                     .arg(labels[i], labels[i + 1])
+                                                     .arg(apart)));
+        QVERIFY2(labels[i].count(QLatin1Char('\n')) < 3, qPrintable(labels[i]));
+    }
+
+    // The breakdown's "over by" or "headroom" label on its side of the capacity line, apart
+    // from the capacity's label.
+    if (w.chartsPage()->tabbed()) {
+        w.chartsPage()->curveTabs()->setCurrentWidget(w.breakdownChart());
+        replotAll(w);
+        keepShot(w, QStringLiteral("%1x%2-%3-breakdown")
+                        .arg(size.width())
+                        .arg(size.height())
+                        .arg(scenario));
+    }
+    QCustomPlot *breakdown = w.breakdownChart()->plot();
+    QCPItemText *gap = textItem(breakdown, QStringLiteral("over by"));
+    if (!gap)
+        gap = textItem(breakdown, QStringLiteral("headroom"));
+    QCPItemText *capacity = textItem(breakdown, QStringLiteral("GPU capacity"));
+    QVERIFY(gap && capacity);
+    const double line = breakdown->yAxis->coordToPixel(w.breakdownChart()->capacityValue());
+    const QRectF gapRect = itemRect(gap);
+    QVERIFY2(!gapRect.intersects(itemRect(capacity)), qPrintable(gap->text()));
+    QVERIFY2(gapRect.bottom() < line || gapRect.top() > line, qPrintable(gap->text()));
+    QVERIFY(breakdown->axisRect()->rect().contains(gapRect.toAlignedRect()));
+    QVERIFY2(breakdown->axisRect()->rect().contains(itemRect(capacity).toAlignedRect()),
+             qPrintable(capacity->text()));
+
+    // Each curve's marker labels ("current", "largest that fits: 3072") inside its plot, apart
+    // from each other and from the capacity's label.
+    for (CurveChart *curve : {w.batchChart(), w.sequenceChart(), w.gpuChart()}) {
+        w.chartsPage()->curveTabs()->setCurrentWidget(curve);
+        replotAll(w);
+        const CurveMarkers &markers = curve->markers();
+        const QRect axis = curve->plot()->axisRect()->rect();
+        for (const QRectF &label : {markers.currentLabelRect(), markers.fittingLabelRect(),
+                                    markers.capacityLabelRect()})
+            if (!label.isNull())
+                QVERIFY2(axis.contains(label.toAlignedRect()), qPrintable(markers.fittingText()));
+        QVERIFY(!markers.currentLabelRect().intersects(markers.fittingLabelRect()));
+        QVERIFY(!markers.capacityLabelRect().intersects(markers.fittingLabelRect()));
+        QVERIFY(!markers.capacityLabelRect().intersects(markers.currentLabelRect()));
+    }
+}
+
+// At the default size every combo box in the panel shows its whole current choice.
+void TestLayout::comboBoxesShowTheirChoice()
+{
+    for (const Scenario &s : {defaultScenario(), screenshotScenario(),
+                              dataScenario(QStringLiteral("llama-2-7b-zero3-4gpu"))}) {
+        MainWindow w;
+        w.setScenario(s);
+        QVERIFY(showAt(w, QSize(1280, 800)));
+        for (QComboBox *box : w.controls()->findChildren<QComboBox *>()) {
+            if (box->isEditable()) // the preset picker: a search field
+                continue;
+            QStyleOptionComboBox option;
+            option.initFrom(box);
+            option.editable = false;
+            const QRect field = box->style()->subControlRect(QStyle::CC_ComboBox, &option,
+                                                             QStyle::SC_ComboBoxEditField, box);
+            const int needed = box->fontMetrics().horizontalAdvance(box->currentText());
+            QVERIFY2(needed <= field.width(), qPrintable(QStringLiteral("'%1': %2 px in %3")
+                                                             .arg(box->currentText())
+                                                             .arg(needed)
+                                                             .arg(field.width())));
+        }
+    }
+}
+
+void TestLayout::longStatusMessageStopsShortOfTheCounts()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    QVERIFY(showAt(w, QSize(1024, 640)));
+    const QString message =
+        QStringLiteral("plan.vramplan.json: training.finetune.lora_targets: ") +
+        QStringLiteral("every name must be a module of the model; ").repeated(6);
+    w.statusBar()->showMessage(message);
+    QCoreApplication::processEvents();
+    StatusLine *status = w.statusLine();
+    QCOMPARE(status->currentMessage(), message); // whole, for scripts and tests
+    QCOMPARE(status->toolTip(), message);        // and for the user
+    const QString shown = status->shownMessage();
+    QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+    QVERIFY(message.startsWith(shown.chopped(1)));
+    const int end = 6 + status->fontMetrics().horizontalAdvance(shown);
+    QVERIFY(status->countsLabel()->isVisible());
+    QVERIFY2(end + 8 <= status->countsLabel()->geometry().left(),
+             qPrintable(QStringLiteral("message ends at %1, counts start at %2")
+                            .arg(end)
+                            .arg(status->countsLabel()->geometry().left())));
+    QCOMPARE(status->countsLabel()->text(), QStringLiteral("8.03 B parameters, 8.03 B trainable"));
+    keepShot(w, QStringLiteral("status-1024x640"));
+}
+
+QTEST_MAIN(TestLayout)
+#include "tst_layout.moc"

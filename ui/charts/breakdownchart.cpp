@@ -1,0 +1,414 @@
+#include "charts/breakdownchart.h"
+
+#include "charts/breakdowngeometry.h"
+
+#include "calibration.h"
+#include "charts/chartstyle.h"
+#include "charts/componentstyle.h"
+#include "charts/plotlayout.h"
+#include "charts/sizeaxis.h"
+
+#include <qcustomplot.h>
+
+#include <QEvent>
+#include <QResizeEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace vramplan::ui {
+
+using namespace breakdown;
+
+namespace {
+
+// The balanced-experts marker: the teal of the curves' expert-imbalance band.
+const QColor imbalanceColor(0x00, 0x83, 0x8f);
+
+// A text item that places itself just before it is drawn, once the layout of that drawing
+// (the widget, or an export at another size) is known.
+class PlacedText : public QCPItemText
+{
+public:
+    PlacedText(QCustomPlot *plot, std::function<void()> place)
+        : QCPItemText(plot), m_place(std::move(place))
+    {
+    }
+
+protected:
+    void draw(QCPPainter *painter) override
+    {
+        m_place();
+        QCPItemText::draw(painter);
+    }
+
+private:
+    std::function<void()> m_place;
+};
+
+// QCustomPlot must only ever see finite numbers: a NaN poisons its range and tick computations.
+// Negative sizes do not exist either; one would overlap the segment below it.
+double sanitized(double v)
+{
+    return std::isfinite(v) && v > 0 ? v : 0.0;
+}
+
+QString fromView(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+} // namespace
+
+BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+
+    m_plot->setBackground(Qt::white);
+    m_plot->setAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeLegendItems);
+    m_plot->setMouseTracking(true); // hover tooltips without a pressed button
+    // Smaller than its layout would ask for: in a small window the legend rearranges itself.
+    m_plot->setMinimumSize(160, 160);
+
+    // The legend and the measured numbers live outside the plot, so they never cover the bar or
+    // its labels; arrange() puts them beside or below it.
+    // A layout grid learns its plot when it joins the plot's layout: add each before filling it.
+    m_side = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 1, m_side);
+    m_spacer = new QCPLayoutElement(m_plot);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setBrush(Qt::NoBrush);
+    m_measured = new QCPLayoutGrid;
+    m_side->addElement(2, 0, m_measured);
+    m_measured->setMargins(QMargins(6, 0, 6, 4));
+    m_measured->setColumnSpacing(10);
+    // The three numbers a run reports: what the allocator handed out, what its cache holds, and
+    // what nvidia-smi shows (the cache plus the CUDA context, NCCL and memory outside PyTorch).
+    m_measuredHeading = new QCPTextElement(m_plot, QStringLiteral("Peak as measured"));
+    m_measuredNames =
+        new QCPTextElement(m_plot, QStringLiteral("allocated\nreserved\ndevice\nlikely device"));
+    m_measuredValues = new QCPTextElement(m_plot);
+    m_measuredHeading->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    m_measuredNames->setTextFlags(Qt::AlignLeft | Qt::AlignTop);
+    m_measuredValues->setTextFlags(Qt::AlignRight | Qt::AlignTop);
+    m_measuredHeading->setTextColor(QColor(0x61, 0x61, 0x61));
+    for (QCPTextElement *text : {m_measuredNames, m_measuredValues})
+        text->setMargins(QMargins(0, 1, 0, 1));
+    m_measuredHeading->setMargins(QMargins(6, 8, 6, 1));
+    m_side->addElement(1, 0, m_measuredHeading);
+    m_measured->addElement(0, 0, m_measuredNames);
+    m_measured->addElement(0, 1, m_measuredValues);
+    // A third, empty column takes the spare width, keeping the values next to their names.
+    m_measured->expandTo(1, 3);
+    m_measured->setColumnStretchFactor(0, 0.001);
+    m_measured->setColumnStretchFactor(1, 0.001);
+
+    QCPAxis *x = m_plot->xAxis;
+    QCPAxis *y = m_plot->yAxis;
+    x->setRange(keyLower, keyUpper);
+    x->grid()->setVisible(false);
+    x->setTickLength(0, 0);
+    x->setSubTicks(false);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    x->setTicker(ticker);
+    styleAxes(m_plot);
+    m_bars = addComponentBars(x, y, barWidth);
+    // Legend rows top-down in the order the segments stack, so each name sits level with its
+    // colour's place in the bar.
+    m_plot->legend->clearItems();
+    for (int i = componentCount - 1; i >= 0; --i)
+        m_bars[i]->addToLegend();
+
+    m_capacityLine = new QCPItemStraightLine(m_plot);
+    m_capacityLine->setPen(QPen(capacityColor(), 1.5, Qt::DashLine));
+    m_capacityLine->setSelectable(false);
+
+    m_capacityLabel = new QCPItemText(m_plot);
+    m_capacityLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    // setType converts the old coordinates through the axis rect, which has no size yet
+    // (NaN): start from finite ones.
+    m_capacityLabel->position->setCoords(0, 0);
+    m_capacityLabel->setColor(capacityColor());
+    m_capacityLabel->setPadding(QMargins(2, 1, 2, 1));
+
+    m_totalLabel = new QCPItemText(m_plot);
+    m_totalLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    m_totalLabel->setPadding(QMargins(2, 1, 2, 3));
+
+    m_gapLine = new QCPItemLine(m_plot);
+    m_gapLine->setHead(QCPLineEnding(QCPLineEnding::esBar, 8));
+    m_gapLine->setTail(QCPLineEnding(QCPLineEnding::esBar, 8));
+    m_gapLabel = new QCPItemText(m_plot);
+    // Placed in pixels once the plot is laid out (placeGapLabel): x at the bracket, y on its
+    // side of the capacity line.
+    m_gapLabel->position->setTypeY(QCPItemPosition::ptAbsolute);
+    m_gapLabel->position->setCoords(gapKey, 0);
+    m_gapLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_gapLabel->setTextAlignment(Qt::AlignLeft);
+    m_gapLabel->setPadding(QMargins(4, 1, 2, 1));
+
+    // Where the measured device total is likely to fall: the 10th to 90th percentile of
+    // measured / estimated over the published runs (core calibration.h).
+    m_bandLine = new QCPItemLine(m_plot);
+    m_bandLine->setHead(QCPLineEnding(QCPLineEnding::esBar, 10));
+    m_bandLine->setTail(QCPLineEnding(QCPLineEnding::esBar, 10));
+    m_bandLine->setPen(QPen(QColor(0x42, 0x42, 0x42), 1.5));
+
+    // Where the device total would be with perfectly balanced expert routing: a teal line
+    // across the bar, its label right of it, hanging below it.
+    m_balancedLine = new QCPItemLine(m_plot);
+    m_balancedLine->setPen(QPen(imbalanceColor, 2, Qt::DashLine));
+    m_balancedLabel = new PlacedText(m_plot, [this] { placeBalancedLabel(); });
+    m_balancedLabel->setColor(imbalanceColor);
+    m_balancedLabel->position->setType(QCPItemPosition::ptAbsolute);
+    m_balancedLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_balancedLabel->setTextAlignment(Qt::AlignLeft);
+    m_balancedLabel->setPadding(QMargins(4, 1, 2, 1));
+
+    for (int i = 0; i < m_plot->itemCount(); ++i)
+        m_plot->item(i)->setSelectable(false);
+
+    arrange(false);
+    applyFonts();
+    adaptToLayout(m_plot, [this] {
+        // Beside the plot in a wide drawing; below it in a tall or narrow one (the window's
+        // side panel, a portrait export), where a column of legend would leave the bar no room.
+        const QRect viewport = m_plot->viewport();
+        const bool below = viewport.width() < 1.25 * viewport.height() || viewport.width() < 420;
+        bool rearranged = below != m_below;
+        if (rearranged)
+            arrange(below);
+        if (below) {
+            // Top-down in stacking order, in as many columns as the width holds.
+            const int columns = fittingColumns(m_plot->legend, viewport.width());
+            const int rows = (m_plot->legend->itemCount() + columns - 1) / columns;
+            if (rows != m_plot->legend->wrap()) {
+                m_plot->legend->setWrap(rows);
+                m_plot->legend->setFillOrder(QCPLegend::foRowsFirst, true);
+                rearranged = true;
+            }
+        }
+        placeGapLabel();
+        return rearranged;
+    });
+    connect(m_plot, &QCustomPlot::mouseMove, this,
+            [this](QMouseEvent *event) { updateToolTip(event); });
+
+    setEstimate(Estimate{}, Unit::GiB);
+}
+
+void BreakdownChart::setEstimate(const Estimate &e, Unit unit,
+                                 std::optional<double> balancedDeviceBytes)
+{
+    m_estimate = e;
+    m_unit = unit;
+    m_hovered = -1;
+
+    double total = 0;      // in the unit
+    double totalBytes = 0; // what the bar adds up to: peak.device, as drawn
+    for (int i = 0; i < componentCount; ++i) {
+        m_values[i] = sanitized(toUnit(e.perGpu[i], unit));
+        total += m_values[i];
+        totalBytes += sanitized(e.perGpu[i]);
+        m_bars[i]->data()->set({QCPBarsData(barKey, m_values[i])}, true);
+    }
+    m_capacity = sanitized(toUnit(e.capacityBytes, unit));
+    m_likely = {total * validationErrorBand.low, total * validationErrorBand.high};
+    m_bandLine->setVisible(total > 0);
+    m_bandLine->start->setCoords(bandKey, m_likely.first);
+    m_bandLine->end->setCoords(bandKey, m_likely.second);
+    const double top = std::max(m_likely.second, m_capacity);
+    setSizeAxis(m_plot->yAxis, top > 0 ? top * 1.15 : 1.0, unit, QStringLiteral("Memory per GPU"));
+
+    auto *ticker = static_cast<QCPAxisTickerText *>(m_plot->xAxis->ticker().data());
+    ticker->clear();
+    // Two lines: one would be wider than a narrow plot, and QCustomPlot drops a tick label that
+    // does not fit rather than clip it.
+    ticker->addTick(barKey,
+                    QStringLiteral("at the peak:\n%1").arg(fromView(phaseLabel(e.peak.phase))));
+
+    const bool hasCapacity = m_capacity > 0;
+    m_capacityLine->setVisible(hasCapacity);
+    m_capacityLabel->setVisible(hasCapacity);
+    m_capacityLine->point1->setCoords(0, m_capacity);
+    m_capacityLine->point2->setCoords(1, m_capacity);
+    const bool overflow = total > m_capacity;
+    // Above the line, unless the overflow bracket lives there: then below, out of its way.
+    m_capacityLabel->position->setCoords(0.99, m_capacity);
+    m_capacityLabel->setPositionAlignment(Qt::AlignRight |
+                                          (overflow ? Qt::AlignTop : Qt::AlignBottom));
+    m_capacityText =
+        QStringLiteral("GPU capacity: %1").arg(formatSize(sanitized(e.capacityBytes), unit));
+    m_capacityLabel->setText(m_capacityText); // on two lines where narrow: placeGapLabel
+
+    m_totalLabel->position->setCoords(barKey, total);
+    m_totalText = QStringLiteral("device %1").arg(formatSize(totalBytes, unit));
+    m_totalLabel->setText(m_totalText);
+
+    const double gap = std::abs(total - m_capacity);
+    m_gapLine->setVisible(hasCapacity && gap > 0);
+    m_gapLabel->setVisible(hasCapacity);
+    m_gapLine->start->setCoords(gapKey, std::min(total, m_capacity));
+    m_gapLine->end->setCoords(gapKey, std::max(total, m_capacity));
+
+    const QColor gapColor = overflow ? overflowColor() : capacityColor();
+    m_gapLine->setPen(QPen(gapColor, 1.5));
+    m_gapLabel->setColor(gapColor);
+    const double gapBytes = std::abs(totalBytes - sanitized(e.capacityBytes));
+    m_gapText = overflow ? QStringLiteral("over by %1").arg(formatSize(gapBytes, unit, 1))
+                         : QStringLiteral("headroom %1").arg(formatSize(gapBytes, unit, 1));
+    m_overflow = overflow;
+
+    const bool balanced = balancedDeviceBytes && std::isfinite(*balancedDeviceBytes) &&
+                          *balancedDeviceBytes > 0 && total > 0;
+    m_total = total;
+    m_balanced =
+        balanced ? toUnit(*balancedDeviceBytes, unit) : std::numeric_limits<double>::quiet_NaN();
+    m_balancedText =
+        balanced
+            ? QStringLiteral("balanced experts: %1").arg(formatSize(*balancedDeviceBytes, unit))
+            : QString();
+    m_balancedLine->setVisible(balanced);
+    m_balancedLabel->setVisible(balanced);
+    m_balancedLine->start->setCoords(barKey - barWidth / 2, balanced ? m_balanced : 0);
+    m_balancedLine->end->setCoords(balancedEnd, balanced ? m_balanced : 0);
+    m_balancedLabel->setText(m_balancedText); // wrapped and placed as it is drawn
+
+    const double likelyLow = sanitized(e.peak.device) * validationErrorBand.low;
+    const double likelyHigh = sanitized(e.peak.device) * validationErrorBand.high;
+    m_measuredHeading->setText(e.calibrated ? QStringLiteral("Peak, calibrated to your run")
+                                            : QStringLiteral("Peak as measured"));
+    QString names = QStringLiteral("allocated\nreserved\ndevice\nlikely device");
+    QString values = QStringLiteral("%1\n%2\n%3\n%4 to %5")
+                         .arg(formatSize(sanitized(e.peak.allocated), unit),
+                              formatSize(sanitized(e.peak.reserved), unit),
+                              formatSize(sanitized(e.peak.device), unit),
+                              formatSize(likelyLow, unit, 1), formatSize(likelyHigh, unit, 1));
+    if (balanced) {
+        names += QStringLiteral("\nbalanced experts");
+        values += QLatin1Char('\n') + formatSize(*balancedDeviceBytes, unit);
+    }
+    m_measuredNames->setText(names);
+    m_measuredValues->setText(values);
+
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownChart::arrange(bool below)
+{
+    // Beside the plot in a wide widget; below it in a tall or narrow one (the window's side
+    // panel), where a column of legend would leave the bar no room.
+    m_below = below;
+    QCPLayoutGrid *grid = m_plot->plotLayout();
+    grid->take(m_side);
+    grid->simplify();
+    for (QCPLayoutElement *element : {static_cast<QCPLayoutElement *>(m_plot->legend),
+                                      static_cast<QCPLayoutElement *>(m_measuredHeading),
+                                      static_cast<QCPLayoutElement *>(m_measured), m_spacer}) {
+        if (element->layout() == m_side)
+            m_side->take(element);
+    }
+    m_side->simplify();
+    // Legend rows top-down in stacking order; below the plot, in two columns of up to four.
+    m_plot->legend->setWrap(below ? 4 : 0);
+    m_plot->legend->setFillOrder(QCPLegend::foRowsFirst, true);
+    m_side->addElement(0, 0, m_plot->legend);
+    m_side->addElement(1, 0, m_measuredHeading);
+    m_side->addElement(2, 0, m_measured);
+    if (below) {
+        grid->addElement(1, 0, m_side);
+        grid->setRowStretchFactor(0, 1);
+        grid->setRowStretchFactor(1, 0.001);
+    } else {
+        // The spacer takes the height left over, keeping the rest at the top.
+        m_side->addElement(3, 0, m_spacer);
+        for (int row = 0; row < 3; ++row)
+            m_side->setRowStretchFactor(row, 0.001);
+        m_side->setRowStretchFactor(3, 1);
+        grid->addElement(0, 1, m_side);
+        grid->setColumnStretchFactor(0, 1);
+        grid->setColumnStretchFactor(1, 0.001);
+    }
+}
+
+double BreakdownChart::barValue(Component c) const
+{
+    return m_values[static_cast<size_t>(c)];
+}
+
+std::pair<double, double> BreakdownChart::likelyRange() const
+{
+    return m_likely;
+}
+
+double BreakdownChart::balancedValue() const
+{
+    return m_balanced;
+}
+
+QString BreakdownChart::balancedText() const
+{
+    return m_balancedLabel->visible() ? m_balancedText : QString();
+}
+
+QStringList BreakdownChart::measuredRows() const
+{
+    const QStringList names = m_measuredNames->text().split(QLatin1Char('\n'));
+    const QStringList values = m_measuredValues->text().split(QLatin1Char('\n'));
+    QStringList rows;
+    for (qsizetype i = 0; i < std::min(names.size(), values.size()); ++i)
+        rows << names[i] + QStringLiteral(": ") + values[i];
+    return rows;
+}
+
+double BreakdownChart::capacityValue() const
+{
+    return m_capacity;
+}
+
+QCustomPlot *BreakdownChart::plot() const
+{
+    return m_plot;
+}
+
+void BreakdownChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        applyFonts();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void BreakdownChart::applyFonts()
+{
+    const QFont base = font();
+    QFont bold = base;
+    bold.setBold(true);
+    applyBaseFonts(m_plot, base);
+    const int h = QFontMetrics(base).height();
+    m_plot->legend->setIconSize(h, h);
+    // QCustomPlot sizes an entry to the font's height and clips it there, which shaves off
+    // antialiased descenders; a pixel above and below keeps "g" and "y" whole.
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem *item = m_plot->legend->item(i)) // empty cells of a wrapped grid
+            item->setMargins(QMargins(0, 1, 0, 1));
+    }
+    m_capacityLabel->setFont(base);
+    m_balancedLabel->setFont(base);
+    m_totalLabel->setFont(bold);
+    m_gapLabel->setFont(bold);
+    for (QCPTextElement *text : {m_measuredHeading, m_measuredNames, m_measuredValues})
+        text->setFont(base);
+}
+
+} // namespace vramplan::ui

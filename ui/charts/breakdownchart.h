@@ -1,0 +1,103 @@
+#pragma once
+// What one GPU holds at the peak of a training step: one stacked bar of the seven components
+// against the GPU's capacity, the headroom or overflow, and the three numbers a user can measure
+// (allocated, reserved, device). Hovering a segment lists the tensors behind it
+// (breakdowntooltip.h).
+
+#include "charts/units.h"
+#include "estimate.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <array>
+#include <optional>
+
+class QCPBars;
+class QCPItemLine;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPLayoutElement;
+class QCPLayoutGrid;
+class QCPTextElement;
+class QCustomPlot;
+class QMouseEvent;
+
+namespace vramplan::ui {
+
+class BreakdownChart : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit BreakdownChart(QWidget *parent = nullptr);
+
+    // Cheap enough to call on every slider step: the plottables are reused and the redraw is
+    // queued, so several calls within one event-loop pass paint once. `balancedDeviceBytes`,
+    // where given, is the device total of the same scenario with perfectly balanced expert
+    // routing (PlanController::balancedEstimate()): a marker on the bar and a measured row.
+    void setEstimate(const vramplan::Estimate &e, Unit unit,
+                     std::optional<double> balancedDeviceBytes = std::nullopt);
+
+    // What is drawn, in the unit of the last setEstimate (for tests).
+    double barValue(vramplan::Component c) const;
+    double capacityValue() const;
+    // The likely range of the device total (validationErrorBand), in the unit; {0, 0} if none.
+    std::pair<double, double> likelyRange() const;
+    // The balanced-experts marker: its value in the unit (NaN when hidden) and its label on one
+    // line ("" when hidden).
+    double balancedValue() const;
+    QString balancedText() const;
+    // The rows of the measured block as shown, "name: value" ("device: 49.55 GiB").
+    QStringList measuredRows() const;
+    QCustomPlot *plot() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void applyFonts();
+    void arrange(bool below);
+    void placeGapLabel();      // for the layout just made
+    void placeBalancedLabel(); // as the label is drawn
+    void updateToolTip(QMouseEvent *event);
+
+    QCustomPlot *m_plot;
+    std::array<QCPBars *, vramplan::componentCount> m_bars{};
+    QCPItemStraightLine *m_capacityLine;
+    QCPItemText *m_capacityLabel;
+    QCPItemText *m_totalLabel;
+    QCPItemLine *m_gapLine; // spans total..capacity: the headroom or the overflow
+    QCPItemText *m_gapLabel;
+    QCPItemLine *m_bandLine; // the likely range of the total: the spread on published runs
+    std::pair<double, double> m_likely{};
+    QString m_gapText;      // "headroom 12.3 GiB", on one line
+    QString m_capacityText; // "GPU capacity: 79.65 GiB"
+    QString m_totalText;    // "device 93.21 GiB"
+    // The device total with balanced expert routing: a line across the bar, labelled.
+    QCPItemLine *m_balancedLine;
+    QCPItemText *m_balancedLabel;
+    double m_balanced = 0; // in the unit; NaN when there is no marker
+    double m_total = 0;    // the bar's height, in the unit
+    bool m_overflow = false;
+    QString m_balancedText;
+
+    // Beside the plot (or below it, when the widget is tall or narrow): the legend and the
+    // measured numbers, names and values in two columns.
+    QCPLayoutGrid *m_side;
+    QCPLayoutElement *m_spacer;
+    QCPLayoutGrid *m_measured;
+    QCPTextElement *m_measuredHeading;
+    QCPTextElement *m_measuredNames;
+    QCPTextElement *m_measuredValues;
+    bool m_below = false;
+
+    // A copy for the tooltips, which list the items of the estimate drawn last.
+    vramplan::Estimate m_estimate;
+    Unit m_unit = Unit::GiB;
+    std::array<double, vramplan::componentCount> m_values{};
+    double m_capacity = 0;
+    int m_hovered = -1; // the component under the cursor, -1 for none
+};
+
+} // namespace vramplan::ui

@@ -1,0 +1,38 @@
+#include "charts/componentstyle.h"
+
+#include <array>
+
+namespace vramplan::ui {
+
+QColor componentColor(Component component)
+{
+    // A qualitative palette (ColorBrewer Set2/Dark2 family) that stays apart for colour-blind
+    // readers and on white; framework overhead is grey: it is not the user's tensors.
+    static const std::array<QColor, componentCount> colors = {
+        QColor(0x1f, 0x77, 0xb4), // parameters: blue
+        QColor(0xff, 0x7f, 0x0e), // gradients: orange
+        QColor(0x2c, 0xa0, 0x2c), // optimizer states: green
+        QColor(0x94, 0x67, 0xbd), // activations: purple
+        QColor(0xe3, 0x77, 0xc2), // logits and loss: pink
+        QColor(0x8c, 0x56, 0x4b), // temporary: brown
+        QColor(0x9e, 0x9e, 0x9e), // framework: grey
+    };
+    return colors[static_cast<size_t>(component)];
+}
+
+QString componentName(Component component)
+{
+    return QString::fromUtf8(componentLabel(component).data(),
+                             int(componentLabel(component).size()));
+}
+
+QColor capacityColor()
+{
+    return QColor(0x21, 0x21, 0x21);
+}
+QColor overflowColor()
+{
+    return QColor(0xd3, 0x2f, 0x2f);
+}
+
+} // namespace vramplan::ui

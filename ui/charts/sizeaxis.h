@@ -1,0 +1,21 @@
+#pragma once
+// A memory axis: the chart's values stay in its unit (GiB or GB) while the tick labels read as
+// plain numbers ("750", "1.5", never "1.25*10^6") in the unit that keeps them below a thousand
+// (TiB for a sweep into terabytes), which the axis label names.
+
+#include "charts/units.h"
+
+#include <QString>
+
+class QCPAxis;
+
+namespace vramplan::ui {
+
+// The value axis 0..top (top in `unit`), labelled "<what> (<unit shown>)": "Memory per GPU
+// (TiB)". Returns the unit the ticks are shown in.
+ScaledUnit setSizeAxis(QCPAxis *axis, double top, Unit unit, const QString &what);
+
+// Plain tick labels on any axis: as many decimals as the tick step needs.
+void setPlainTicks(QCPAxis *axis);
+
+} // namespace vramplan::ui

@@ -1,0 +1,23 @@
+#pragma once
+// Names under bars, fitted to the width of a bar's slot so that neighbours never run together.
+// The timeline's phases: the phase's name ("start of backward (loss)"), broken over lines where
+// it is too wide; where even its longest word is too wide, a short name ("loss"); where that is
+// too wide, the short name elided. The comparison's scenario names: broken over lines, the last
+// one elided.
+
+#include "estimate.h"
+
+#include <QString>
+
+class QFontMetrics;
+
+namespace vramplan::ui {
+
+QString phaseName(vramplan::Phase phase);      // "start of backward (loss)"
+QString phaseShortName(vramplan::Phase phase); // "loss"
+// The label for a slot `width` pixels wide; every line of it at most that wide.
+QString phaseTickLabel(vramplan::Phase phase, const QFontMetrics &metrics, int width);
+// `text` over at most `maxLines` lines of at most `width` pixels, the last one elided.
+QString fittedLabel(const QString &text, const QFontMetrics &metrics, int width, int maxLines);
+
+} // namespace vramplan::ui

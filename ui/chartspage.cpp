@@ -1,0 +1,70 @@
+#include "chartspage.h"
+
+#include "charts/breakdownchart.h"
+#include "charts/curvechart.h"
+#include "charts/timelinechart.h"
+
+#include <QGridLayout>
+#include <QResizeEvent>
+#include <QTabWidget>
+
+namespace vramplan::ui {
+namespace {
+
+// Below this the charts side by side would leave none of them room for its labels.
+constexpr QSize roomForAll(640, 460);
+
+} // namespace
+
+ChartsPage::ChartsPage(BreakdownChart *breakdown, CurveChart *batch, CurveChart *sequence,
+                       CurveChart *gpus, TimelineChart *timeline, QWidget *parent)
+    : QWidget(parent), m_grid(new QGridLayout(this)), m_tabs(new QTabWidget),
+      m_breakdown(breakdown), m_timeline(timeline)
+{
+    m_tabs->addTab(batch, tr("Micro-batch"));
+    m_tabs->addTab(sequence, tr("Sequence length"));
+    m_tabs->addTab(gpus, tr("GPU count"));
+    m_tabs->setUsesScrollButtons(true);
+    m_grid->setContentsMargins(4, 4, 4, 4);
+    m_grid->addWidget(m_breakdown, 0, 0, 2, 1);
+    m_grid->addWidget(m_tabs, 0, 1);
+    m_grid->addWidget(m_timeline, 1, 1);
+    m_grid->setColumnStretch(0, 2);
+    m_grid->setColumnStretch(1, 3);
+    m_grid->setRowStretch(0, 3);
+    m_grid->setRowStretch(1, 2);
+}
+
+void ChartsPage::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const QSize size = event->size();
+    const bool tabbed = size.width() < roomForAll.width() || size.height() < roomForAll.height();
+    if (tabbed != m_tabbed)
+        arrange(tabbed);
+}
+
+void ChartsPage::arrange(bool tabbed)
+{
+    m_tabbed = tabbed;
+    if (tabbed) {
+        m_grid->removeWidget(m_breakdown);
+        m_grid->removeWidget(m_timeline);
+        m_grid->removeWidget(m_tabs);
+        m_tabs->insertTab(0, m_breakdown, tr("Breakdown"));
+        m_tabs->addTab(m_timeline, tr("Step timeline"));
+        m_tabs->setCurrentWidget(m_breakdown);
+        m_grid->addWidget(m_tabs, 0, 0, 2, 2);
+    } else {
+        m_tabs->removeTab(m_tabs->indexOf(m_breakdown));
+        m_tabs->removeTab(m_tabs->indexOf(m_timeline));
+        m_grid->removeWidget(m_tabs);
+        m_grid->addWidget(m_breakdown, 0, 0, 2, 1);
+        m_grid->addWidget(m_tabs, 0, 1);
+        m_grid->addWidget(m_timeline, 1, 1);
+        m_breakdown->show();
+        m_timeline->show();
+    }
+}
+
+} // namespace vramplan::ui

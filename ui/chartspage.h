@@ -1,0 +1,42 @@
+#pragma once
+// The Plan page: the breakdown bar on the left, the curves in tabs on the right over the step
+// timeline. In a small window every chart becomes a tab of one tab widget (the breakdown
+// first), so that each keeps room for its labels and legend.
+
+#include <QWidget>
+
+class QGridLayout;
+class QTabWidget;
+
+namespace vramplan::ui {
+
+class BreakdownChart;
+class CurveChart;
+class TimelineChart;
+
+class ChartsPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    ChartsPage(BreakdownChart *breakdown, CurveChart *batch, CurveChart *sequence, CurveChart *gpus,
+               TimelineChart *timeline, QWidget *parent = nullptr);
+
+    QTabWidget *curveTabs() const { return m_tabs; }
+    // Whether every chart is a tab (a small window).
+    bool tabbed() const { return m_tabbed; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void arrange(bool tabbed);
+
+    QGridLayout *m_grid;
+    QTabWidget *m_tabs;
+    BreakdownChart *m_breakdown;
+    TimelineChart *m_timeline;
+    bool m_tabbed = false;
+};
+
+} // namespace vramplan::ui

@@ -1,0 +1,115 @@
+#include "document/comparisonactions.h"
+
+#include "comparison.h"
+#include "document/dialogs.h"
+#include "document/document.h"
+#include "document/scenariofile.h"
+#include "panels/comparisonview.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+
+namespace vramplan::ui {
+
+ComparisonActions::ComparisonActions(Document *document, ComparisonView *view, QMainWindow *window,
+                                     std::function<void()> show)
+    : QObject(window), m_document(document), m_view(view), m_window(window), m_show(std::move(show))
+{
+    connect(view, &ComparisonView::loadRequested, this, &ComparisonActions::loadIntoEditor);
+}
+
+void ComparisonActions::addTo(QMenu *compare)
+{
+    compare->addAction(tr("&Add Current Scenario"), QKeySequence(Qt::CTRL | Qt::Key_D), this,
+                       &ComparisonActions::addCurrent);
+    compare->addAction(tr("&Open Scenarios to Compare..."), this, [this] {
+        const QStringList paths = Dialogs::openFileNames(
+            m_window, tr("Scenarios to compare"), QFileInfo(m_document->filePath()).absolutePath(),
+            tr("vramplan scenarios (*.vramplan.json *.json)"));
+        if (!paths.isEmpty())
+            compareFiles(paths);
+    });
+    compare->addAction(tr("Open &Comparison..."), this, [this] {
+        const QString path =
+            Dialogs::openFileName(m_window, tr("Open comparison"), QString(),
+                                  tr("vramplan comparisons (*.vramplan-comparison.json)"));
+        if (!path.isEmpty())
+            openComparison(path);
+    });
+    compare->addAction(tr("&Save Comparison As..."), this, [this] {
+        const QString path = Dialogs::saveFileName(
+            m_window, tr("Save comparison"), QStringLiteral("comparison.vramplan-comparison.json"),
+            tr("vramplan comparisons (*.vramplan-comparison.json)"));
+        if (path.isEmpty())
+            return;
+        const QString problem = writeTextFile(
+            path, QByteArray::fromStdString(comparisonToJson(m_view->comparison()).dump(2) + "\n"));
+        if (!problem.isEmpty())
+            Dialogs::problem(m_window, tr("Cannot save the comparison"), problem);
+    });
+}
+
+void ComparisonActions::addCurrent()
+{
+    const Scenario &s = m_document->scenario();
+    const std::string label =
+        s.name.empty() ? "Scenario " + std::to_string(m_view->count() + 1) : s.name;
+    m_view->addScenario(label, s);
+    m_show();
+}
+
+bool ComparisonActions::compareFiles(const QStringList &paths)
+{
+    Comparison comparison;
+    for (const QString &path : paths) {
+        auto parsed = readScenarioFile(path);
+        if (!parsed) {
+            Dialogs::problem(m_window, tr("Cannot compare"), QString::fromStdString(parsed.error));
+            return false;
+        }
+        std::string label = parsed.value->name;
+        if (label.empty()) {
+            QString file = QFileInfo(path).fileName();
+            file.remove(QStringLiteral(".vramplan.json"));
+            label = file.toStdString();
+        }
+        comparison.entries.push_back({label, *parsed.value});
+    }
+    m_view->setComparison(comparison);
+    m_show();
+    return true;
+}
+
+bool ComparisonActions::openComparison(const QString &path)
+{
+    QFile file(path);
+    const QString name = QFileInfo(path).fileName();
+    if (!file.open(QIODevice::ReadOnly)) {
+        Dialogs::problem(m_window, tr("Cannot open the comparison"),
+                         name + QStringLiteral(": ") + file.errorString());
+        return false;
+    }
+    auto parsed = comparisonFromText(file.read(64 << 20).toStdString());
+    if (!parsed) {
+        Dialogs::problem(m_window, tr("Cannot open the comparison"),
+                         name + QStringLiteral(": ") + QString::fromStdString(parsed.error));
+        return false;
+    }
+    m_view->setComparison(*parsed.value);
+    m_show();
+    return true;
+}
+
+void ComparisonActions::loadIntoEditor(int index)
+{
+    if (index < 0 || index >= m_view->count())
+        return;
+    const ComparisonEntry &entry = m_view->comparison().entries[size_t(index)];
+    m_document->edit(
+        entry.scenario,
+        tr("Load \u201c%1\u201d from the comparison").arg(QString::fromStdString(entry.label)));
+}
+
+} // namespace vramplan::ui

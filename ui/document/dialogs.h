@@ -1,0 +1,40 @@
+#pragma once
+// Every modal question the window asks goes through here: file dialogs, the unsaved-changes
+// question, message boxes, the calibration dialog. Scripted (a test driving the window, or a
+// platform without a screen), none of them opens: file dialogs return no file, the question is
+// answered "discard", message boxes and dialogs are skipped; what went wrong still reaches the
+// status bar through the caller.
+
+#include <QMessageBox>
+#include <QString>
+#include <QStringList>
+
+class QDialog;
+class QMainWindow;
+class QWidget;
+
+namespace vramplan::ui {
+
+class Dialogs
+{
+public:
+    // On for tests that drive the window with random input; always on offscreen.
+    static void setScripted(bool scripted);
+    static bool scripted();
+
+    static QString openFileName(QWidget *parent, const QString &caption, const QString &folder,
+                                const QString &filter);
+    static QStringList openFileNames(QWidget *parent, const QString &caption, const QString &folder,
+                                     const QString &filter);
+    static QString saveFileName(QWidget *parent, const QString &caption, const QString &suggested,
+                                const QString &filter);
+    // Save, Discard or Cancel.
+    static QMessageBox::StandardButton askToSave(QWidget *parent);
+    static void about(QWidget *parent, const QString &title, const QString &text);
+    // Runs a dialog to its end; scripted: QDialog::Rejected without showing it.
+    static int exec(QDialog *dialog);
+    // A problem: in the window's status bar, and in a message box unless scripted.
+    static void problem(QMainWindow *window, const QString &title, const QString &text);
+};
+
+} // namespace vramplan::ui

@@ -1,0 +1,135 @@
+#include "document/exportactions.h"
+
+#include "breakdown_table.h"
+#include "charts/breakdownchart.h"
+#include "charts/chartexport.h"
+#include "charts/curvechart.h"
+#include "charts/timelinechart.h"
+#include "document/dialogs.h"
+#include "document/document.h"
+#include "document/scenariofile.h"
+#include "estimate_json.h"
+#include "panels/comparisonview.h"
+#include "plancontroller.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QStatusBar>
+#include <qcustomplot.h>
+
+namespace vramplan::ui {
+
+ExportActions::ExportActions(Document *document, Charts charts, QMainWindow *window)
+    : QObject(window), m_document(document), m_charts(std::move(charts)), m_window(window)
+{
+}
+
+void ExportActions::addTo(QMenu *file)
+{
+    QMenu *exports = file->addMenu(tr("&Export"));
+    const std::pair<QString, QString> charts[] = {
+        {QStringLiteral("breakdown"), tr("Breakdown chart...")},
+        {QStringLiteral("batch"), tr("Micro-batch curve...")},
+        {QStringLiteral("sequence"), tr("Sequence curve...")},
+        {QStringLiteral("gpus"), tr("GPU-count curve...")},
+        {QStringLiteral("timeline"), tr("Step timeline...")},
+        {QStringLiteral("comparison"), tr("Comparison chart...")}};
+    for (const auto &[chart, label] : charts)
+        exports->addAction(label, this, [this, chart = chart] {
+            askAndExport(tr("Export chart"), chart + QStringLiteral(".png"),
+                         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
+                         [this, chart](const QString &path) { return exportChart(chart, path); });
+        });
+    const QString tables = tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md)");
+    exports->addAction(tr("Breakdown table..."), this, [this, tables] {
+        askAndExport(tr("Export table"), QStringLiteral("breakdown.csv"), tables,
+                     [this](const QString &path) { return exportTable(path); });
+    });
+    exports->addAction(tr("Comparison table..."), this, [this, tables] {
+        askAndExport(tr("Export comparison table"), QStringLiteral("comparison.csv"), tables,
+                     [this](const QString &path) { return exportComparisonTable(path); });
+    });
+    file->addAction(tr("&Copy Table"), QKeySequence::Copy, this, [this] {
+        QApplication::clipboard()->setText(QString::fromStdString(breakdownTable(
+            m_document->controller()->estimate(), m_document->scenario(), TableFormat::Markdown)));
+        m_window->statusBar()->showMessage(tr("Breakdown table copied as Markdown"), 4000);
+    });
+    file->addAction(tr("Copy C&hart"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                    [this] {
+                        QCustomPlot *plot = m_charts.comparisonShown() ? m_charts.comparison->plot()
+                                                                       : m_charts.breakdown->plot();
+                        QApplication::clipboard()->setPixmap(
+                            plot->toPixmap(plot->width(), plot->height(), 2.0));
+                        m_window->statusBar()->showMessage(tr("Chart copied as an image"), 4000);
+                    });
+}
+
+void ExportActions::askAndExport(const QString &title, const QString &suggested,
+                                 const QString &filter,
+                                 const std::function<QString(const QString &)> &write)
+{
+    const QString path = Dialogs::saveFileName(m_window, title, suggested, filter);
+    if (path.isEmpty())
+        return;
+    if (const QString problem = write(path); !problem.isEmpty())
+        Dialogs::problem(m_window, tr("Cannot export"), problem);
+}
+
+QString ExportActions::exportChart(const QString &chart, const QString &path)
+{
+    struct Chart
+    {
+        const char *name;
+        QCustomPlot *plot;
+        QString title;
+    };
+    const Chart charts[] = {
+        {"breakdown", m_charts.breakdown->plot(), tr("Memory per GPU")},
+        {"batch", m_charts.batch->plot(), tr("Memory vs micro-batch")},
+        {"sequence", m_charts.sequence->plot(), tr("Memory vs sequence length")},
+        {"gpus", m_charts.gpus->plot(), tr("Memory vs GPU count")},
+        {"timeline", m_charts.timeline->plot(), tr("Memory through one training step")},
+        {"comparison", m_charts.comparison->plot(), tr("Scenarios compared: memory per GPU")}};
+    const auto found = std::find_if(std::begin(charts), std::end(charts),
+                                    [&](const Chart &c) { return chart == QLatin1String(c.name); });
+    if (found == std::end(charts))
+        return tr("%1: unknown chart (breakdown, batch, sequence, gpus, timeline or comparison)")
+            .arg(chart);
+    if (chart == QLatin1String("comparison")) {
+        QStringList labels;
+        for (const auto &e : m_charts.comparison->comparison().entries)
+            labels << QString::fromStdString(e.label);
+        return exportPlot(found->plot, path, found->title, labels.join(QStringLiteral(" | ")),
+                          QSize(1000, 600));
+    }
+    const QString name = QString::fromStdString(m_document->scenario().name);
+    return exportPlot(found->plot, path,
+                      name.isEmpty() ? found->title : name + QStringLiteral(": ") + found->title,
+                      QString::fromStdString(scenarioSummary(m_document->controller()->estimate(),
+                                                             m_document->scenario())),
+                      chart == QLatin1String("breakdown") ? QSize(640, 700) : QSize(1000, 600));
+}
+
+QString ExportActions::exportTable(const QString &path)
+{
+    const auto format = tableFormatFromExtension(QFileInfo(path).suffix().toLower().toStdString());
+    if (!format)
+        return unknownExportFormat(path);
+    return writeTextFile(
+        path, QByteArray::fromStdString(breakdownTable(m_document->controller()->estimate(),
+                                                       m_document->scenario(), *format)));
+}
+
+QString ExportActions::exportComparisonTable(const QString &path)
+{
+    const auto format = tableFormatFromExtension(QFileInfo(path).suffix().toLower().toStdString());
+    if (!format)
+        return unknownExportFormat(path);
+    return writeTextFile(path, QByteArray::fromStdString(
+                                   comparisonTable(m_charts.comparison->comparison(), *format)));
+}
+
+} // namespace vramplan::ui

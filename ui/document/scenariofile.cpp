@@ -1,0 +1,87 @@
+#include "document/scenariofile.h"
+
+#include "hf_config.h"
+#include "scenario_json.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace vramplan::ui {
+namespace {
+
+constexpr qint64 maxFileBytes = qint64(64) << 20;
+
+Parsed<std::string> readText(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    if (QFileInfo(path).isDir())
+        return Parsed<std::string>::fail(name.toStdString() + ": is a folder, not a file");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Parsed<std::string>::fail(
+            (name + QStringLiteral(": ") + file.errorString()).toStdString());
+    if (file.size() > maxFileBytes)
+        return Parsed<std::string>::fail(name.toStdString() +
+                                         ": larger than 64 MiB; not a scenario");
+    return Parsed<std::string>::ok(file.readAll().toStdString());
+}
+
+} // namespace
+
+Parsed<Scenario> readScenarioFile(const QString &path)
+{
+    auto text = readText(path);
+    if (!text)
+        return Parsed<Scenario>::fail(text.error);
+    auto parsed = scenarioFromText(*text.value);
+    if (!parsed)
+        parsed.error = QFileInfo(path).fileName().toStdString() + ": " + parsed.error;
+    return parsed;
+}
+
+QByteArray scenarioFileText(const Scenario &scenario)
+{
+    return QByteArray::fromStdString(scenarioToJson(scenario).dump(2) + "\n");
+}
+
+QString writeTextFile(const QString &path, const QByteArray &text)
+{
+    QSaveFile file(path);
+    const QString name = QFileInfo(path).fileName();
+    if (!file.open(QIODevice::WriteOnly))
+        return name + QStringLiteral(": ") + file.errorString();
+    if (file.write(text) != text.size()) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return name + QStringLiteral(": ") + why;
+    }
+    if (!file.commit())
+        return name + QStringLiteral(": ") + file.errorString();
+    return {};
+}
+
+QString writeScenarioFile(const QString &path, const Scenario &scenario)
+{
+    return writeTextFile(path, scenarioFileText(scenario));
+}
+
+Parsed<ModelConfig> readHfConfigFile(const QString &path)
+{
+    const std::string name = QFileInfo(path).fileName().toStdString();
+    auto text = readText(path);
+    if (!text)
+        return Parsed<ModelConfig>::fail(text.error);
+    auto json = jsonFromText(*text.value);
+    if (!json)
+        return Parsed<ModelConfig>::fail(name + ": " + json.error);
+    auto fields = modelFieldsFromHfConfig(*json.value, "config");
+    if (!fields)
+        return Parsed<ModelConfig>::fail(name + ": " + fields.error);
+    auto scenario = scenarioFromJson({{"format", "vramplan-scenario"}, {"model", *fields.value}});
+    if (!scenario)
+        return Parsed<ModelConfig>::fail(name + ": " + scenario.error);
+    return Parsed<ModelConfig>::ok(scenario.value->model);
+}
+
+} // namespace vramplan::ui

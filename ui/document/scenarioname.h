@@ -1,0 +1,24 @@
+#pragma once
+// A scenario's name made from its settings, in the style of the bundled scenarios:
+// "Llama-3.1-8B, full fine-tune, bf16 mixed, AdamW, 1 x H100-80GB",
+// "Qwen3-30B-A3B, LoRA on all linear layers, 8k context, full recompute, bf16 mixed, AdamW,
+// 1 x H100-80GB". A name follows the settings (every edit renames the scenario) until the user
+// gives it another one.
+
+#include "scenario.h"
+
+#include <QString>
+
+namespace vramplan::ui {
+
+QString generatedName(const Scenario &scenario);
+
+// Whether the scenario's name is the one its settings make (or none at all): then edits keep it
+// in step with the settings.
+bool followsSettings(const Scenario &scenario);
+
+// `after`, renamed from its settings when `before` was named from its own and the edit did not
+// change the name itself.
+Scenario withFollowingName(const Scenario &before, Scenario after);
+
+} // namespace vramplan::ui

@@ -1,0 +1,73 @@
+#pragma once
+// Scenarios side by side: one stacked bar per scenario on one axis (the components in the same
+// colours as everywhere), each with its GPU's capacity, and a table of the inputs that differ
+// and of the per-component sizes. Entries can be renamed (double-click), removed, moved and
+// loaded back into the editor (their context menu).
+
+#include "charts/units.h"
+#include "comparison.h"
+#include "estimate.h"
+
+#include <QWidget>
+
+class QAction;
+class QCustomPlot;
+class QCPAxisTickerText;
+class QCPBars;
+class QListWidget;
+class QTableWidget;
+
+namespace vramplan::ui {
+
+class ComparisonView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ComparisonView(QWidget *parent = nullptr);
+
+    void setComparison(const Comparison &comparison);
+    const Comparison &comparison() const { return m_comparison; }
+    void addScenario(const std::string &label, const Scenario &scenario);
+    void setUnit(Unit unit);
+
+    int count() const { return int(m_comparison.entries.size()); }
+    double barValue(int index, Component c) const; // in the unit
+    double totalAt(int index) const;               // device bytes in the unit
+    QCustomPlot *plot() const { return m_plot; }
+    QTableWidget *table() const { return m_table; }
+    QListWidget *list() const { return m_list; }
+    // The actions of an entry's context menu, for the entry at `index`, owned by `owner` (the
+    // menu): Load into Editor, Rename, Move Up, Move Down, Remove.
+    QList<QAction *> entryActions(int index, QObject *owner);
+
+    void removeAt(int index);
+    void move(int from, int to);
+    void rename(int index, const std::string &label);
+
+signals:
+    void changed(); // the comparison was edited (for the window's modified state)
+    // The user asked to edit entry `index` (its context menu's "Load into Editor").
+    void loadRequested(int index);
+
+private:
+    void rebuild();
+    void refreshList();
+    void refreshChart();
+    void fillTable();
+    bool fitTickLabels();
+
+    Comparison m_comparison;
+    std::vector<Estimate> m_estimates;
+    Unit m_unit = Unit::GiB;
+    QListWidget *m_list;
+    QCustomPlot *m_plot;
+    QTableWidget *m_table;
+    std::vector<QCPBars *> m_bars;
+    QSharedPointer<QCPAxisTickerText> m_ticker;
+    QStringList m_tickNames; // the entries' labels the ticks were made for
+    int m_tickSlot = -1;     // and at which slot width
+    bool m_updatingList = false;
+};
+
+} // namespace vramplan::ui

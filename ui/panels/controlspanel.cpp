@@ -1,0 +1,181 @@
+#include "panels/controlspanel.h"
+
+#include "panels/batchgroup.h"
+#include "panels/gpugroup.h"
+#include "panels/logslider.h"
+#include "panels/modelgroup.h"
+#include "panels/namegroup.h"
+#include "panels/parallelgroup.h"
+#include "panels/presetpicker.h"
+#include "panels/saversgroup.h"
+#include "panels/traininggroup.h"
+#include "panels/wheelguard.h"
+#include "scenario_json.h"
+
+#include <QAbstractButton>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QVBoxLayout>
+
+namespace vramplan::ui {
+
+QString shownValue(const QWidget *control)
+{
+    if (auto *slider = qobject_cast<const LogSlider *>(control))
+        return slider->spinBox()->text();
+    if (auto *spin = qobject_cast<const QAbstractSpinBox *>(control))
+        return spin->text();
+    if (auto *box = qobject_cast<const QComboBox *>(control))
+        return box->currentText();
+    if (auto *line = qobject_cast<const QLineEdit *>(control))
+        return line->text();
+    if (auto *button = qobject_cast<const QAbstractButton *>(control))
+        return button->isChecked() ? QObject::tr("on") : QObject::tr("off");
+    return {};
+}
+
+ControlsPanel::ControlsPanel(QWidget *parent)
+    : QWidget(parent), m_name(new NameGroup), m_model(new ModelGroup), m_batch(new BatchGroup),
+      m_training(new TrainingGroup), m_savers(new SaversGroup), m_parallel(new ParallelGroup),
+      m_gpu(new GpuGroup)
+{
+    m_groups = {m_name, m_model, m_batch, m_training, m_savers, m_parallel, m_gpu};
+    auto *layout = new QVBoxLayout(this);
+    for (ControlGroup *group : m_groups) {
+        layout->addWidget(group);
+        connect(group, &ControlGroup::editRequested, this, &ControlsPanel::apply);
+    }
+    layout->addStretch(1);
+    // Long item texts must not set the panel's width: the charts are what the user came for.
+    // The popups still show the whole text, and every box is wide enough for its current
+    // choice at the window's default width.
+    for (QComboBox *box : findChildren<QComboBox *>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
+    for (QSpinBox *box : findChildren<QSpinBox *>())
+        box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("00000000")));
+    guardWheel(this);
+}
+
+QLineEdit *ControlsPanel::nameField() const
+{
+    return m_name->nameField();
+}
+LogSlider *ControlsPanel::microBatch() const
+{
+    return m_batch->microBatch();
+}
+LogSlider *ControlsPanel::sequenceLength() const
+{
+    return m_batch->sequenceLength();
+}
+LogSlider *ControlsPanel::gpuCount() const
+{
+    return m_parallel->gpuCount();
+}
+LogSlider *ControlsPanel::modelSize() const
+{
+    return m_model->modelSize();
+}
+QComboBox *ControlsPanel::presetBox() const
+{
+    return m_model->presetPicker();
+}
+PresetPicker *ControlsPanel::presetPicker() const
+{
+    return m_model->presetPicker();
+}
+QDoubleSpinBox *ControlsPanel::imbalanceBox() const
+{
+    return m_model->imbalanceBox();
+}
+QLabel *ControlsPanel::architectureSummary() const
+{
+    return m_model->architectureSummary();
+}
+QComboBox *ControlsPanel::gpuBox() const
+{
+    return m_gpu->gpuBox();
+}
+QComboBox *ControlsPanel::zeroBox() const
+{
+    return m_savers->zeroBox();
+}
+QComboBox *ControlsPanel::tensorParallelBox() const
+{
+    return m_parallel->tensorParallelBox();
+}
+QComboBox *ControlsPanel::modeBox() const
+{
+    return m_training->modeBox();
+}
+QComboBox *ControlsPanel::recomputeBox() const
+{
+    return m_savers->recomputeBox();
+}
+QComboBox *ControlsPanel::finetuneBox() const
+{
+    return m_savers->finetuneBox();
+}
+QComboBox *ControlsPanel::precisionBox() const
+{
+    return m_training->precisionBox();
+}
+QComboBox *ControlsPanel::optimizerBox() const
+{
+    return m_training->optimizerBox();
+}
+QComboBox *ControlsPanel::attentionBox() const
+{
+    return m_savers->attentionBox();
+}
+
+QWidget *ControlsPanel::controlFor(const QString &field) const
+{
+    for (const ControlGroup *group : m_groups)
+        if (QWidget *control = group->controlFor(field))
+            return control;
+    return nullptr;
+}
+
+void ControlsPanel::setScenario(const Scenario &s)
+{
+    m_updating = true;
+    m_scenario = s;
+    for (ControlGroup *group : m_groups)
+        group->showScenario(s);
+    refreshAvailability();
+    m_updating = false;
+}
+
+void ControlsPanel::apply(QWidget *control, const ControlGroup::Edit &edit, bool dragging)
+{
+    if (m_updating)
+        return;
+    Scenario next = m_scenario;
+    edit(next);
+    const std::string error = checkScenario(next);
+    if (!error.empty()) {
+        // Said on the control edited, with the value that was refused: the core's reason may
+        // name another field (the KV heads a new head count no longer divides).
+        emit refused(tr("%1 %2 refused: %3")
+                         .arg(ControlGroup::label(control), shownValue(control),
+                              QString::fromStdString(error)),
+                     control);
+        setScenario(m_scenario); // put the controls back where the scenario is
+        return;
+    }
+    m_scenario = next;
+    refreshAvailability();
+    emit edited(m_scenario, dragging, tr("Change %1").arg(ControlGroup::subject(control)));
+}
+
+void ControlsPanel::refreshAvailability()
+{
+    for (ControlGroup *group : m_groups)
+        group->refreshAvailability(m_scenario);
+}
+
+} // namespace vramplan::ui
