@@ -87,7 +87,8 @@ int main(int argc, char **argv)
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("scenario"),
-        QStringLiteral("A *.vramplan.json scenario (or *.vramplan-comparison.json) to open"));
+        QStringLiteral("A *.vramplan.json scenario (or *.vramplan-comparison.json) to open; "
+                       "several scenarios make a comparison"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Render the window at 1280x800 into FILE.png and exit"),
@@ -95,7 +96,8 @@ int main(int argc, char **argv)
     parser.addOption(screenshot);
     const QCommandLineOption chart(
         QStringLiteral("chart"),
-        QStringLiteral("Chart to export: breakdown, batch, sequence, gpus or timeline"),
+        QStringLiteral("Chart to export: breakdown, batch, sequence, gpus or timeline; with "
+                       "several scenario files or a comparison file, the comparison chart"),
         QStringLiteral("NAME"), QStringLiteral("breakdown"));
     const QCommandLineOption exportTo(
         QStringLiteral("export"),
