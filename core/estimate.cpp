@@ -369,7 +369,10 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
                  double(s.model.moe.expertsPerToken)};
     e.trainableParameters =
         c.full ? counts.total
-               : loraParameters(s.model, s.training.finetune);
+               : loraParametersPerLayer(s.model, s.training.finetune, LayerKind::Moe) *
+                         (s.model.isMoe() ? counts.moeLayers : 0) +
+                     loraParametersPerLayer(s.model, s.training.finetune, LayerKind::Dense) *
+                         (s.model.isMoe() ? counts.denseLayers : s.model.layers);
     finish(e, s, c.training ? freedLogitsBlockBytes(c) : 0.0);
 }
 

@@ -93,19 +93,8 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
     } else if (type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2" ||
                type == "phi3" || type == "gemma") {
         const std::string family = type;
-        const int64_t heads = r.integer({"num_attention_heads"});
-        m = {{"family", family},
-             {"layers", r.integer({"num_hidden_layers"})},
-             {"hidden_size", r.integer({"hidden_size"})},
-             {"attention_heads", heads},
-             {"kv_heads", r.integer({"num_key_value_heads"}, heads)},
-             {"ffn_hidden_size", r.integer({"intermediate_size"})},
-             {"vocab_size", r.integer({"vocab_size"})},
-             {"max_positions", r.integer({"max_position_embeddings"}, 4096)},
-             // Gemma ties its embeddings unless told otherwise; the others do not.
-             {"tied_embeddings", r.boolean("tie_word_embeddings", family == "gemma")}};
-        if (config.contains("head_dim") && !config["head_dim"].is_null())
-            m["head_dim"] = r.integer({"head_dim"});
+        // Gemma ties its embeddings unless told otherwise; the others do not.
+        m = llamaLikeFields(r, family, family == "gemma");
         const bool attentionBias = r.boolean("attention_bias", false);
         const bool mlpBias = r.boolean("mlp_bias", false);
         if (attentionBias && mlpBias)

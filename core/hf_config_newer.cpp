@@ -13,13 +13,11 @@ const std::initializer_list<const char *> newerHfModelTypes = {
     "gpt_oss", "gemma2",   "gemma3",      "gemma3_text", "olmo2",   "granite", "smollm3",
     "glm4_moe"};
 
-namespace {
-
 using nlohmann::json;
 
-// Attention and the dense MLP, as the Llama-style types write them.
+// Attention and the dense MLP, as the Llama-style types write them (hf_reader.h).
 json llamaLikeFields(HfReader &r, const std::string &family, bool tiedByDefault,
-                     int64_t headDimDefault = -1)
+                     int64_t headDimDefault)
 {
     const int64_t heads = r.integer({"num_attention_heads"});
     json m = {{"family", family},
@@ -38,6 +36,8 @@ json llamaLikeFields(HfReader &r, const std::string &family, bool tiedByDefault,
         m["head_dim"] = headDimDefault;
     return m;
 }
+
+namespace {
 
 // Sliding-window layers: from layer_types (transformers >= 4.53) where given, else from the
 // type's fixed pattern: every `period`-th layer (1-based) is a full-attention layer.

@@ -111,6 +111,11 @@ private:
 // (four saved tensors), the others single kernels.
 std::string hfActivation(const std::string &act);
 
+// The fields of a Llama-style config (attention, dense MLP, vocabulary, head_dim where given or
+// `headDimDefault` > 0), shared by Llama, Mistral, Qwen2/3, Gemma 1-3, OLMo 2, ... .
+nlohmann::json llamaLikeFields(HfReader &r, const std::string &family, bool tiedByDefault,
+                               int64_t headDimDefault = -1);
+
 // The 2024-2026 model types (hf_config_newer.cpp): fills `m` for `type` and returns true, or
 // returns false when the type is not one of them. Errors go to `r`.
 bool newerModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,

@@ -2,6 +2,9 @@
 
 #include "charts/componentstyle.h"
 
+#include <QMouseEvent>
+#include <QToolTip>
+
 #include <qcustomplot.h>
 
 namespace vramplan::ui {
@@ -47,6 +50,18 @@ void applyBaseFonts(QCustomPlot *plot, const QFont &base)
         axis->setTickLabelFont(base);
     }
     plot->legend->setFont(base);
+}
+
+void showPlotToolTip(QCustomPlot *plot, const QMouseEvent *event, const QString &text,
+                     QString &shown)
+{
+    if (text.isEmpty()) {
+        if (!shown.isEmpty())
+            QToolTip::hideText();
+    } else if (text != shown || !QToolTip::isVisible()) {
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+    }
+    shown = text;
 }
 
 } // namespace vramplan::ui

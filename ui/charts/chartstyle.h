@@ -10,6 +10,8 @@ class QCPAxis;
 class QCPBars;
 class QCustomPlot;
 class QFont;
+class QMouseEvent;
+class QString;
 
 namespace vramplan::ui {
 
@@ -23,5 +25,10 @@ std::array<QCPBars *, componentCount> addComponentBars(QCPAxis *key, QCPAxis *va
 // QCustomPlot copies the widget font into each element when it is created; this follows later
 // changes (system font, zoom) for the axes and the legend.
 void applyBaseFonts(QCustomPlot *plot, const QFont &base);
+
+// Shows `text` as the plot's tooltip at the mouse (hides it for an empty text); `shown` holds
+// what is up, so that moving within one item does not make the tip flicker.
+void showPlotToolTip(QCustomPlot *plot, const QMouseEvent *event, const QString &text,
+                     QString &shown);
 
 } // namespace vramplan::ui

@@ -332,14 +332,7 @@ QString CurveChart::toolTipAt(const QPointF &position) const
 
 void CurveChart::showToolTip(QMouseEvent *event)
 {
-    const QString text = toolTipAt(event->position());
-    if (text.isEmpty()) {
-        if (!m_shownTip.isEmpty())
-            QToolTip::hideText();
-    } else if (text != m_shownTip || !QToolTip::isVisible()) {
-        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
-    }
-    m_shownTip = text;
+    showPlotToolTip(m_plot, event, toolTipAt(event->position()), m_shownTip);
 }
 
 void CurveChart::changeEvent(QEvent *event)

@@ -354,14 +354,7 @@ QString TimelineChart::toolTipAt(const QPointF &position) const
 
 void TimelineChart::showToolTip(QMouseEvent *event)
 {
-    const QString text = toolTipAt(event->position());
-    if (text.isEmpty()) {
-        if (!m_shownTip.isEmpty())
-            QToolTip::hideText();
-    } else if (text != m_shownTip || !QToolTip::isVisible()) {
-        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
-    }
-    m_shownTip = text;
+    showPlotToolTip(m_plot, event, toolTipAt(event->position()), m_shownTip);
 }
 
 void TimelineChart::changeEvent(QEvent *event)
