@@ -1,10 +1,13 @@
 // `vramplan-cli advise FILE [--format json|table] [--mfu X] [--no-hardware]`: what to change so
-// the scenario fits (SPEC §3), as the advice JSON or a table for people.
+// the scenario fits (SPEC §3), as the advice JSON or a table for people. On an inference
+// scenario with a `serving` section (`--requests N --tokens L`): the cheapest GPU / TP /
+// quantisation that serves N concurrent requests of L tokens (serving_advice.h).
 
 #include "cli_advise.h"
 
 #include "advisor.h"
 #include "estimate_json.h"
+#include "serving_advice.h"
 
 #include <cstdio>
 #include <iostream>
@@ -64,6 +67,19 @@ int commandAdvise(const Scenario &s, const std::string &format, double mfu, bool
         printTable(a, s);
     else
         std::cout << adviceToJson(a).dump(2) << '\n';
+    return 0;
+}
+
+int commandAdviseServing(const Scenario &s, const std::string &format, int64_t requests,
+                         int64_t tokens, bool hardware)
+{
+    ServingAdviceOptions options;
+    options.hardware = hardware;
+    const ServingAdvice a = adviseServing(s, {requests, tokens}, options);
+    if (format == "table")
+        std::cout << servingAdviceTable(a, s);
+    else
+        std::cout << servingAdviceToJson(a).dump(2) << '\n';
     return 0;
 }
 

@@ -10,9 +10,11 @@
 #include "hf_config.h"
 #include "model_weights.h"
 #include "numeric_fields.h"
+#include "serving_advice.h"
 #include "scenario_json.h"
 #include "solvers.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -42,6 +44,9 @@ const char *usage =
     "  advise FILE [--format json|table] [--mfu X] [--no-hardware]\n"
     "                                       what to change so it fits: ranked complete scenarios,\n"
     "                                       each with its peak and relative step time\n"
+    "  advise FILE [--requests N] [--tokens L] [--format json|table] [--no-hardware]\n"
+    "                                       (inference with a serving section) the cheapest GPU,\n"
+    "                                       TP and quantisation serving N requests of L tokens\n"
     "  calibrate FILE --metric allocated|reserved|device --measured SIZE\n"
     "                                       the scenario fitted to a measured peak (SIZE: 17.2GB,\n"
     "                                       16GiB or bytes), as scenario JSON\n"
@@ -107,7 +112,21 @@ struct Options
     bool useDefault = false;
     double mfu = 0.40;     // advise: the step-time model's utilisation
     bool hardware = true;  // advise: also more or larger GPUs
+    int64_t requests = 0;  // advise on a serving scenario: concurrent requests (0: its own)
+    int64_t tokens = 0;    // advise on a serving scenario: tokens per request (0: its own)
 };
+
+// A whole number in [1, max] for an option, or exit 2 naming the option.
+int64_t countOption(const std::string &name, const std::string &text, int64_t max)
+{
+    char *end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != '\0' || errno != 0 || v < 1 || v > max)
+        fail("vramplan-cli", name + ": must be a whole number from 1 to " + std::to_string(max) +
+                                 ", got '" + printableLine(text, 40) + "'");
+    return v;
+}
 
 Options parseOptions(int argc, char **argv)
 {
@@ -126,6 +145,11 @@ Options parseOptions(int argc, char **argv)
             if (end == text.c_str() || *end != '\0' || !(o.mfu > 0) || o.mfu > 1)
                 fail("vramplan-cli", "--mfu: must be a number above 0 and at most 1, got '" +
                                          printableLine(text, 40) + "'");
+        } else if (arg == "--requests") {
+            // serving_json.cpp's bounds: max_num_seqs up to 2^20, lengths up to 2^30.
+            o.requests = countOption("--requests", value("--requests"), int64_t(1) << 20);
+        } else if (arg == "--tokens") {
+            o.tokens = countOption("--tokens", value("--tokens"), int64_t(1) << 30);
         } else if (arg == "--no-hardware") {
             o.hardware = false;
         } else if (arg == "--format")
@@ -418,7 +442,15 @@ int main(int argc, char **argv)
             if (o.format != "json" && o.format != "table")
                 fail("vramplan-cli", "--format: must be json or table, got '" +
                                          printableLine(o.format, 40) + "'");
-            return commandAdvise(loadScenario(oneFile(o, "advise")), o.format, o.mfu, o.hardware);
+            const std::string path = oneFile(o, "advise");
+            const Scenario s = loadScenario(path);
+            if (isServingScenario(s))
+                return commandAdviseServing(s, o.format, o.requests, o.tokens, o.hardware);
+            if (o.requests > 0 || o.tokens > 0)
+                fail(path == "-" ? "<stdin>" : path,
+                     "--requests and --tokens need an inference scenario with a serving section "
+                     "(training.mode inference, serving)");
+            return commandAdvise(s, o.format, o.mfu, o.hardware);
         }
         if (command == "presets" || command == "gpus")
             return commandList(command);

@@ -111,6 +111,25 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
              double readers, bool inputShared = false)
 {
     const bool rms = c.m.norm == NormType::RmsNorm;
+    if (c.compiled || c.fusedKernels) {
+        // A fused norm keeps its input in the residual stream's dtype and one fp32 statistic
+        // per row (rstd; LayerNorm also the mean) (liger_kernel/ops/rms_norm.py,
+        // unsloth/kernels/rms_layernorm.py; Inductor saves the same two for its fused
+        // backward). Compiled, the output the next linears read is recomputed from them;
+        // with fused kernels in eager mode it is a tensor of its own that they keep.
+        if (!inputShared)
+            inv.push_back({"norm input and per-row statistics (fused norm)",
+                           "b*s*h*(residual bytes) + b*s*4*(1 or 2)",
+                           (d.tokens * d.h * (c.amp || c.fp32 ? 4.0 : d.c) +
+                            d.tokens * 4 * (rms ? 1.0 : 2.0)) /
+                               d.outsideDiv});
+        if (outputSaved && !c.compiled) {
+            const double copies = c.amp && c.hfModelCode() ? readers : 1.0;
+            inv.push_back({"norm output (input of the next linears)", "b*s*h*c per copy",
+                           d.tokens * d.h * d.c * copies / d.outsideDiv});
+        }
+        return;
+    }
     // A second norm of a parallel block reads the same x as the first (GPT-NeoX
     // use_parallel_residual, Falcon's ln_attn / ln_mlp): one saved input for both, unless each
     // norm saves its own upcast copy (HF's RMSNorm).
@@ -261,8 +280,21 @@ void addMlpBody(const StageContext &c, const Dims &d, Inventory &inv, double k, 
                 inv.push_back(
                     {"gelu_new intermediates (tanh, 0.5x, 1+tanh)", "3*b*s*f*c", 3 * cf});
         }
-        if (linearSavesInput(c, "down_proj"))
+        if (linearSavesInput(c, "down_proj") && !c.compiled)
             inv.push_back({"activation output (fc2 input)", "b*s*f*c", cf});
+    } else if (c.compiled && c.eagerModelCode()) {
+        // Inductor keeps the gate and up projections (matmul outputs) and recomputes the
+        // activation and the product, down_proj's input included, inside backward.
+        inv.push_back({"gate projection (compiled SwiGLU input)", "b*s*f*c", cf, false, true});
+        inv.push_back({"up projection (compiled SwiGLU input)", "b*s*f*c", cf});
+    } else if (c.fusedKernels && c.eagerModelCode()) {
+        // Liger's LigerSiLUMulFunction and Unsloth's swiglu kernels keep gate and up and
+        // recompute silu in backward; the product is a tensor of its own that down_proj keeps
+        // (liger_kernel/ops/swiglu.py; unsloth/kernels/swiglu.py).
+        inv.push_back({"gate projection (fused SwiGLU input)", "b*s*f*c", cf, false, true});
+        inv.push_back({"up projection (fused SwiGLU input)", "b*s*f*c", cf});
+        if (linearSavesInput(c, "down_proj"))
+            inv.push_back({"gated product (down_proj input)", "b*s*f*c", cf});
     } else if (c.eagerModelCode()) {
         // down(act(gate(x)) * up(x)): act keeps gate, the product keeps act and up.
         inv.push_back({"gate projection (activation input)", "b*s*f*c", cf, false, true});
@@ -385,7 +417,7 @@ bool sdpaMathPath(const StageContext &c)
 // families exist only in those versions.
 bool sdpaWithGroupedHeads(const StageContext &c)
 {
-    return c.hfModelCode() && c.m.family >= Family::Qwen3 && c.t.attention == Attention::Sdpa;
+    return c.hfModelCode() && c.transformersAtLeast(4, 48) && c.t.attention == Attention::Sdpa;
 }
 
 void addActivations(const StageContext &c, ItemSink &out)
@@ -403,8 +435,9 @@ void addActivations(const StageContext &c, ItemSink &out)
     d.kvWidth = double(c.m.kvHeads * c.m.headDim) / tp;
     // HF, LitGPT, torchtune and torchtitan expand K and V to every query head before sdpa;
     // transformers' flash_attention_2 and Megatron's kernels take grouped heads.
+    // Compiled, the repeat is an elementwise copy Inductor recomputes from the grouped K/V.
     const bool repeatKv =
-        c.eagerModelCode() &&
+        c.eagerModelCode() && !c.compiled &&
         !(c.t.attention == Attention::Flash &&
           (c.s.framework == Framework::Transformers || c.s.framework == Framework::Deepspeed)) &&
         !(sdpaWithGroupedHeads(c) && !sdpaMathPath(c));
@@ -419,7 +452,8 @@ void addActivations(const StageContext &c, ItemSink &out)
                                                              : c.m.ffnHiddenSize)) /
                   tp;
     d.c = c.act;
-    const bool upcastNorm = c.m.norm == NormType::RmsNorm && c.eagerModelCode();
+    const bool upcastNorm = c.m.norm == NormType::RmsNorm && c.eagerModelCode() &&
+                            !c.compiled && !c.fusedKernels;
     d.normIn = (upcastNorm || c.amp || c.fp32) ? 4.0 : c.act;
 
     constexpr auto A = Component::Activations;
@@ -511,9 +545,18 @@ void addActivations(const StageContext &c, ItemSink &out)
         // Under autocast the residual stream between layers stays fp32 (fp32 weights and
         // embeddings), so the checkpoint keeps an fp32 input.
         const double residualBytes = c.amp ? 4.0 : d.c;
-        out.add(A, "checkpointed layer inputs", "b*s*h*(residual bytes) per layer",
-                "Korthikanti et al. §4.2", d.tokens * d.h * residualBytes / d.outsideDiv,
-                recomputed * c.inFlight, savedPhases);
+        if (c.offloadedCheckpoints)
+            // Unsloth copies each checkpointed input to pinned host memory in forward and back
+            // one layer ahead in backward: two layers' inputs on the GPU at a time.
+            out.add(A, "checkpointed layer inputs in flight (rest offloaded to the host)",
+                    "2 * b*s*h*(residual bytes)",
+                    "unsloth_zoo gradient_checkpointing.py (offloaded checkpointing)",
+                    d.tokens * d.h * residualBytes / d.outsideDiv,
+                    std::min(2.0, recomputed * c.inFlight), savedPhases);
+        else
+            out.add(A, "checkpointed layer inputs", "b*s*h*(residual bytes) per layer",
+                    "Korthikanti et al. §4.2", d.tokens * d.h * residualBytes / d.outsideDiv,
+                    recomputed * c.inFlight, savedPhases);
         // Partial recomputation checkpoints the first layers (Megatron's "block" method), whose
         // backward comes last, when the kept layers' activations are already gone. The last
         // layer recomputed is the stage's first (a dense one of DeepSeek's first stage).

@@ -444,6 +444,11 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
             o.zeros.push_back(z);
     }
 
+    // Relaxed is enough: the flag carries no data, and a late look costs one more skeleton.
+    const auto cancelled = [&] {
+        advice.cancelled = options.cancel && options.cancel->load(std::memory_order_relaxed);
+        return advice.cancelled;
+    };
     std::vector<Outcome> fitting;
     Outcome nearest;
     nearest.headroom = -INFINITY;
@@ -457,6 +462,8 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
                 for (c.optimizer = 0; c.optimizer < int(o.optimizers.size()); ++c.optimizer)
                     for (c.method = 0; c.method < int(o.methods.size()); ++c.method)
                       for (c.loss = 0; c.loss < int(o.losses.size()); ++c.loss) {
+                        if (cancelled())
+                            return advice;
                         // Within the skeleton, (recompute, zero) pairs from most saving down;
                         // a pair that fails at the smallest micro-batch fails for every pair
                         // below it and every larger micro-batch (tst_laws).
@@ -537,13 +544,14 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
         const Outcome *outcome;
         int kind, changes;
         double perToken;
+        size_t order; // enumeration order: the last tie-break, so equal candidates rank alike
     };
     std::vector<Ranked> ranked;
     ranked.reserve(fitting.size());
     for (const auto &f : fitting) {
         (void)apply(w, base, o, f.choice);
         ranked.push_back({&f, int(kindOf(base, w)), changeCount(base, w),
-                          f.seconds / std::max(1.0, f.tokens)});
+                          f.seconds / std::max(1.0, f.tokens), ranked.size()});
     }
     std::sort(ranked.begin(), ranked.end(), [](const Ranked &a, const Ranked &b) {
         if (a.kind != b.kind)
@@ -552,7 +560,9 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
             return a.perToken < b.perToken;
         if (a.changes != b.changes)
             return a.changes < b.changes;
-        return a.outcome->peak < b.outcome->peak;
+        if (a.outcome->peak != b.outcome->peak)
+            return a.outcome->peak < b.outcome->peak;
+        return a.order < b.order;
     });
     // A suggestion of a later kind stays only if no kept one (of its own kind or an earlier)
     // is at least as fast with no more memory: 8-bit states that buy nothing next to an

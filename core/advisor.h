@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,11 +46,16 @@ struct AdviceOptions
     StepTimeOptions time;
     int maxSuggestions = 12;
     bool hardware = true; // also propose more GPUs and larger catalog GPUs
+    // Set from another thread to end the search early (the window drops a search whose scenario
+    // the user has already changed); read between candidate skeletons, so a search stops within
+    // a few hundred estimates. nullptr: runs to the end.
+    const std::atomic<bool> *cancel = nullptr;
 };
 
 struct Advice
 {
     bool fitsNow = false;
+    bool cancelled = false; // stopped by AdviceOptions::cancel: no suggestions, no nearest
     int64_t searched = 0;  // candidates whose outcome the search established
     int64_t estimated = 0; // of them, estimated (the others pruned by a law)
     std::vector<Suggestion> suggestions; // the frontier, fastest first

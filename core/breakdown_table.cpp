@@ -82,6 +82,8 @@ std::string breakdownTable(const Estimate &e, const Scenario &s, TableFormat for
           markdownCell(scenarioSummary(e, s)) + "\n\n| component | per GPU (GiB) |\n|---|---:|\n";
     char number[32];
     for (int i = 0; i < componentCount; ++i) {
+        if (Component(i) == Component::KvCache && !e.serving.present)
+            continue; // a serving plan's component only
         std::snprintf(number, sizeof number, "%.2f", e.perGpu[i] / 1073741824.0);
         out += "| " + std::string(componentLabel(Component(i))) + " | " + number + " |\n";
     }

@@ -31,8 +31,9 @@ const Row rows[] = {
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadOptimizerNvme,
            K::OffloadParametersCpu, K::OffloadParametersNvme, K::TensorParallel,
            K::RecomputeFull, K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer,
-           K::PagedOptimizer, K::FusedLinearLoss}),
-     "transformers Trainer docs (use_liger_kernel: Liger's fused linear cross-entropy;  (deepspeed.md: ZeRO 1-3, offload_optimizer/offload_param to cpu "
+           K::PagedOptimizer, K::FusedLinearLoss, K::Compile, K::LigerKernels}),
+     "transformers Trainer docs (use_liger_kernel: Liger's kernels and fused linear "
+     "cross-entropy; torch_compile; deepspeed.md: ZeRO 1-3, offload_optimizer/offload_param to cpu "
      "or nvme; fsdp.md: FULL_SHARD, SHARD_GRAD_OP, cpu offload; tp_plan='auto'), "
      "gradient_checkpointing, PEFT, bitsandbytes optimizers (optim='adamw_bnb_8bit', "
      "'paged_adamw_32bit'), accelerate fp8 (TransformerEngine / torchao)"},
@@ -41,8 +42,8 @@ const Row rows[] = {
            K::TensorParallel, K::SequenceParallel, K::PipelineParallel, K::VirtualPipeline,
            K::ContextParallel, K::RecomputeSelective, K::RecomputeFull, K::RecomputePartial,
            K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer, K::PagedOptimizer, K::ChunkedLoss,
-           K::FusedLinearLoss}),
-     "a plain loop may chunk its loss or call Liger / Cut Cross-Entropy; "
+           K::FusedLinearLoss, K::Compile, K::LigerKernels}),
+     "a plain loop may chunk its loss, compile, or call Liger / Cut Cross-Entropy; "
      "torch.distributed: ZeroRedundancyOptimizer, FSDP (SHARD_GRAD_OP, FULL_SHARD, "
      "CPUOffload), DTensor parallelize_module (ColwiseParallel, SequenceParallel), "
      "torch.distributed.pipelining (ScheduleInterleaved1F1B), context_parallel, "
@@ -55,16 +56,17 @@ const Row rows[] = {
     {Framework::Torchtune,
      with({K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadParametersCpu,
            K::TensorParallel, K::RecomputeFull, K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer,
-           K::PagedOptimizer, K::ChunkedLoss}),
-     "torchtune CEWithChunkedOutputLoss; torchtune recipes: FSDP2 fully_shard (fsdp_reshard_after_forward), fsdp_cpu_offload, "
+           K::PagedOptimizer, K::ChunkedLoss, K::Compile}),
+     "torchtune CEWithChunkedOutputLoss; compile: True; torchtune recipes: FSDP2 fully_shard (fsdp_reshard_after_forward), fsdp_cpu_offload, "
      "tensor_parallel_dim, enable_activation_checkpointing, LoRA/QLoRA recipes, "
      "enable_fp8_training, bitsandbytes PagedAdamW in the low-memory configs"},
     {Framework::Torchtitan,
      with({K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadParametersCpu,
            K::TensorParallel, K::SequenceParallel, K::PipelineParallel, K::VirtualPipeline,
            K::ContextParallel, K::ExpertParallel, K::RecomputeSelective, K::RecomputeFull,
-           K::RecomputePartial, K::Fp8}),
+           K::RecomputePartial, K::Fp8, K::Compile}),
      "torchtitan JobConfig: FSDP2 (reshard_after_forward), training.enable_cpu_offload, "
+     "training.compile / compile.enable, "
      "tensor/pipeline/context/expert parallel degrees, interleaved schedules, activation "
      "checkpoint full / selective (op, layer every N), float8"},
     {Framework::Megatron,
@@ -81,11 +83,18 @@ const Row rows[] = {
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadOptimizerNvme,
            K::OffloadParametersCpu, K::OffloadParametersNvme, K::PipelineParallel,
            K::ContextParallel, K::ExpertParallel, K::RecomputeFull, K::Lora, K::Qlora,
-           K::EightBitOptimizer, K::PagedOptimizer}),
+           K::EightBitOptimizer, K::PagedOptimizer, K::FusedLinearLoss, K::LigerKernels}),
      "DeepSpeed config: zero_optimization stage 1-3, offload_optimizer/offload_param device "
      "cpu|nvme, PipelineModule, Ulysses sequence parallelism (as context parallel), "
      "deepspeed.moe expert parallelism, activation_checkpointing; LoRA/QLoRA and "
-     "bitsandbytes optimizers through transformers"},
+     "bitsandbytes optimizers, Liger kernels and loss through transformers"},
+    {Framework::Unsloth,
+     with({K::RecomputeFull, K::Lora, K::Qlora, K::EightBitOptimizer, K::PagedOptimizer,
+           K::FusedLinearLoss}),
+     "Unsloth docs: FastLanguageModel.from_pretrained(load_in_4bit, full_finetuning), "
+     "get_peft_model(use_gradient_checkpointing='unsloth'), its fused cross-entropy; TRL "
+     "SFTTrainer optim='adamw_8bit' / 'paged_adamw_8bit'; single-GPU data parallelism only "
+     "through accelerate DDP"},
 };
 
 const Row &rowOf(Framework f)
@@ -134,6 +143,8 @@ std::string_view knobLabel(Knob knob)
         "paged optimizer states",
         "a chunked cross-entropy",
         "a fused linear cross-entropy",
+        "torch.compile",
+        "Liger kernels",
     };
     const int i = static_cast<int>(knob);
     return i >= 0 && i < knobCount ? labels[i] : "?";
@@ -175,6 +186,8 @@ int missingCapabilities(const Scenario &s, Knob out[knobCount])
                                            t.optimizer == Optimizer::PagedAdamw8bit));
     use(Knob::ChunkedLoss, training && t.loss == LossKind::Chunked);
     use(Knob::FusedLinearLoss, training && t.loss == LossKind::FusedLinear);
+    use(Knob::Compile, t.compile);
+    use(Knob::LigerKernels, t.kernels == Kernels::Liger);
     int n = 0;
     for (int k = 0; k < knobCount; ++k)
         if (uses[k] && !frameworkHas(s.framework, static_cast<Knob>(k)))

@@ -34,6 +34,8 @@ enum class Knob
     PagedOptimizer,
     ChunkedLoss,     // the cross-entropy over chunks of the sequence
     FusedLinearLoss, // head and cross-entropy fused (Liger, Cut Cross-Entropy, Unsloth)
+    Compile,         // torch.compile of the model (and loss)
+    LigerKernels,    // Liger-Kernel's fused norm / gated-activation / RoPE kernels
     Count
 };
 constexpr int knobCount = static_cast<int>(Knob::Count);

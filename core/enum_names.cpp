@@ -59,7 +59,11 @@ VRAMPLAN_ENUM_TABLE(Offload, {Offload::None, "none"}, {Offload::Cpu, "cpu"},
 VRAMPLAN_ENUM_TABLE(Framework, {Framework::Transformers, "transformers"},
                     {Framework::Pytorch, "pytorch"}, {Framework::Litgpt, "litgpt"},
                     {Framework::Torchtune, "torchtune"}, {Framework::Torchtitan, "torchtitan"},
-                    {Framework::Megatron, "megatron"}, {Framework::Deepspeed, "deepspeed"})
+                    {Framework::Megatron, "megatron"}, {Framework::Deepspeed, "deepspeed"},
+                    {Framework::Unsloth, "unsloth"})
+VRAMPLAN_ENUM_TABLE(Kernels, {Kernels::None, "none"}, {Kernels::Liger, "liger"})
+VRAMPLAN_ENUM_TABLE(TrainingLoop, {TrainingLoop::Custom, "custom"},
+                    {TrainingLoop::Trainer, "trainer"})
 VRAMPLAN_ENUM_TABLE(MemoryMetric, {MemoryMetric::Allocated, "allocated"},
                     {MemoryMetric::Reserved, "reserved"}, {MemoryMetric::Device, "device"})
 

@@ -54,6 +54,9 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
     c.amp = t.precision == Precision::AmpFp16 || t.precision == Precision::AmpBf16;
     c.fp32 = t.precision == Precision::Fp32;
     c.act = c.fp32 ? 4.0 : 2.0;
+    c.compiled = t.compile;
+    c.fusedKernels = t.kernels == Kernels::Liger || s.framework == Framework::Unsloth;
+    c.offloadedCheckpoints = s.framework == Framework::Unsloth && t.recompute == Recompute::Full;
     c.tp = p.tensorParallel;
     c.pp = p.pipelineParallel;
     c.cp = p.contextParallel;
@@ -143,6 +146,32 @@ void addKvCache(const StageContext &c, ItemSink &out)
             perToken * windowTokens, L * slidingShare, fwd);
 }
 
+// Inference under a serving engine (serving.h, docs/serving.md): the engine's allocation
+// replaces the single forward pass. One plan covers the pipeline stages (the engine sizes every
+// worker's cache to the smallest), so it is added once, on the stage estimated first.
+void addServing(Estimate &e, const Scenario &s, ItemSink &out)
+{
+    e.serving = planServing(s);
+    const ServingPlan &p = e.serving;
+    const unsigned fwd = phaseBit(Phase::Forward);
+    out.add(Component::Parameters, "weights as the engine loads them",
+            "elements * bytes per weight (+ scales, zeros, padding) + rotary cache",
+            "serving.cpp: vLLM weight loading, quantization/*.py", p.weightsBytes, 1, fwd);
+    out.add(Component::KvCache, "KV cache (whole blocks)",
+            "blocks * block_size * kv bytes per token and layer * layers",
+            "vLLM v1/core/kv_cache_utils.py; SGLang mem_cache/memory_pool.py",
+            std::max(0.0, p.kvCacheBytes), 1, fwd);
+    out.add(Component::Temporary, "activation peak of the profiling run",
+            "max(tokens * (3h + 3f/t) * c, sampler rows * V * (c + 24))",
+            "vLLM gpu_model_runner.py profile_run", p.activationBytes, 1, fwd);
+    out.add(Component::Framework, "memory outside PyTorch (cuBLAS workspaces, NCCL)",
+            "per GPU, + NCCL and custom all-reduce with TP/PP", "vLLM non_torch_memory logs",
+            p.nonTorchBytes, 1, allPhases, true);
+    out.add(Component::Framework, "CUDA graphs (captured after the KV cache)",
+            "largest batch's pool + per-graph nodes", "vLLM compilation config; capture logs",
+            p.cudaGraphBytes, 1, allPhases, true);
+}
+
 void addInference(const StageContext &c, ItemSink &out)
 {
     const double tp = double(c.tp);
@@ -206,8 +235,14 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
             auto &ph = e.phases[i];
             // Validation and generation are moments of interest only where the framework has
             // them: an item of their own, not only the steady states that live everywhere.
-            if (!(evaluationPhases & phaseBit(ph.phase)) || (item.phases & trainingPhases) == 0)
+            // The initialisation likewise, where an item lives in it alone.
+            if (ph.phase == Phase::Initialisation) {
+                if ((item.phases & allPhases) == 0)
+                    ph.present = true;
+            } else if (!(evaluationPhases & phaseBit(ph.phase)) ||
+                       (item.phases & trainingPhases) == 0) {
                 ph.present = true;
+            }
             if (!item.outsideAllocator) {
                 ph.allocated += item.bytes();
                 ph.byComponent[static_cast<int>(item.component)] += item.bytes();
@@ -244,7 +279,8 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
         const double transient = ph.byComponent[int(Component::Activations)] +
                                  ph.byComponent[int(Component::LogitsAndLoss)] +
                                  ph.byComponent[int(Component::Temporary)];
-        const bool afterLoss = ph.phase != Phase::Forward && !(evaluationPhases & phaseBit(ph.phase));
+        const bool afterLoss = ph.phase != Phase::Forward && ph.phase != Phase::Initialisation &&
+                               !(evaluationPhases & phaseBit(ph.phase));
         reserved =
             std::max(reserved, ph.allocated + slackOfTransient * transient +
                                    slackOfAll * ph.allocated + (afterLoss ? fragmentedBytes : 0.0));
@@ -256,10 +292,13 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
         cal.present && cal.metric == MemoryMetric::Reserved ? cal.overheadBytes : 0.0;
     const double outsideOverhead =
         cal.present && cal.metric == MemoryMetric::Device ? cal.overheadBytes : 0.0;
-    const double modelledSlack = std::max(0.0, reserved - e.peak.allocated);
+    // A serving engine sizes its own pools (serving.h): no slack beyond them, and its NCCL
+    // buffers are in its non-torch term.
+    const bool engine = s.training.mode == Mode::Inference && s.serving.present;
+    const double modelledSlack = engine ? 0.0 : std::max(0.0, reserved - e.peak.allocated);
     const double slack = std::max(0.0, modelledSlack + slackOverhead);
     const double context = cudaContextBytes(s.gpu.architecture);
-    const double nccl = s.parallelism.gpus > 1 ? ncclBytes : 0.0;
+    const double nccl = s.parallelism.gpus > 1 && !engine ? ncclBytes : 0.0;
     const double calibratedOutside = std::max(-(context + nccl), outsideOverhead);
     e.peak.reserved = e.peak.allocated + slack;
     e.peak.device = e.peak.reserved + context + nccl + calibratedOutside + outside;
@@ -278,7 +317,7 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
              ncclShown, 1, allPhases, true);
     sink.add(F, "overhead fitted to your run (beside the allocator)",
              "measured nvidia-smi - modelled", "calibration", calibratedOutside, 1, allPhases, true);
-    e.perGpu[static_cast<int>(F)] = slack + context + nccl + calibratedOutside;
+    e.perGpu[static_cast<int>(F)] += slack + context + nccl + calibratedOutside;
 
     bool clamped = false;
     auto clamp = [&](double &v) {
@@ -345,7 +384,12 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
     ItemSink sink(e);
     if (c.training) {
         addModelStates(c, sink);
+        if (c.training)
+            addInitialisation(c, sink);
         addActivations(c, sink);
+    } else if (s.serving.present) {
+        if (stage == 0)
+            addServing(e, s, sink);
     } else {
         addInference(c, sink);
     }
@@ -446,7 +490,7 @@ std::string_view componentKey(Component c)
 {
     static constexpr std::string_view keys[] = {
         "parameters",      "gradients", "optimizer_states", "activations",
-        "logits_and_loss", "temporary", "framework"};
+        "logits_and_loss", "temporary", "framework",        "kv_cache"};
     return keys[static_cast<int>(c)];
 }
 
@@ -454,7 +498,7 @@ std::string_view componentLabel(Component c)
 {
     static constexpr std::string_view labels[] = {
         "Parameters",      "Gradients", "Optimizer states", "Activations",
-        "Logits and loss", "Temporary", "Framework"};
+        "Logits and loss", "Temporary", "Framework",        "KV cache"};
     return labels[static_cast<int>(c)];
 }
 
@@ -462,7 +506,7 @@ std::string_view phaseKey(Phase p)
 {
     static constexpr std::string_view keys[] = {"forward",        "backward",   "backward",
                                                 "backward",       "optimizer_step", "validation",
-                                                "generation"};
+                                                "generation",     "initialisation"};
     return keys[static_cast<int>(p)];
 }
 
@@ -471,7 +515,7 @@ std::string_view phaseLabel(Phase p)
     static constexpr std::string_view labels[] = {
         "end of forward",  "start of backward (loss)", "backward of the last layer",
         "end of backward", "optimizer step",           "validation pass",
-        "text generation"};
+        "text generation", "model load (initialisation)"};
     return labels[static_cast<int>(p)];
 }
 
@@ -499,6 +543,8 @@ Estimate estimate(const Scenario &s)
             best = last;
     }
     scenarioWarnings(best, s);
+    if (best.serving.present && best.serving.status != ServingStatus::Ok)
+        best.warnings.push_back({WarningCode::ServingFails, double(int(best.serving.status))});
     return best;
 }
 

@@ -13,6 +13,7 @@
 
 #include "model_weights.h"
 #include "scenario.h"
+#include "serving.h"
 #include "static_vector.h"
 
 #include <array>
@@ -30,9 +31,12 @@ enum class Component
     Activations,
     LogitsAndLoss,
     Temporary,
-    Framework
+    Framework,
+    // Extension: an inference server's KV cache under `serving` (SPEC §3; docs/serving.md).
+    // Training estimates and naive inference (no `serving`) leave it at zero.
+    KvCache
 };
-constexpr int componentCount = 7;
+constexpr int componentCount = 8;
 std::string_view componentKey(Component c);   // "optimizer_states"
 std::string_view componentLabel(Component c); // "Optimizer states"
 
@@ -48,9 +52,13 @@ enum class Phase
     BackwardEnd,
     OptimizerStep,
     Validation, // a no-grad pass over validation batches with full logits (LitGPT)
-    Generation  // sampling text with a KV cache between steps (LitGPT's finetune scripts)
+    Generation, // sampling text with a KV cache between steps (LitGPT's finetune scripts)
+    // Loading the model before the first step, where the framework's loading path peaks above
+    // the weights it leaves (initialisation.cpp). Present only where a scenario has such a
+    // term; only items that say so are alive in it.
+    Initialisation
 };
-constexpr int phaseCount = 7;
+constexpr int phaseCount = 8;
 std::string_view phaseKey(Phase p);   // "backward" (what SPEC's "peak.phase" holds)
 std::string_view phaseLabel(Phase p); // "start of backward"
 
@@ -58,7 +66,10 @@ constexpr unsigned phaseBit(Phase p)
 {
     return 1u << static_cast<unsigned>(p);
 }
-constexpr unsigned allPhases = (1u << phaseCount) - 1;
+// Every phase of a training step and its evaluation, not the initialisation before it: an
+// item alive at initialisation says so with initialisationPhase.
+constexpr unsigned allPhases = (1u << static_cast<unsigned>(Phase::Initialisation)) - 1;
+constexpr unsigned initialisationPhase = phaseBit(Phase::Initialisation);
 constexpr unsigned evaluationPhases = phaseBit(Phase::Validation) | phaseBit(Phase::Generation);
 constexpr unsigned trainingPhases = allPhases & ~evaluationPhases;
 
@@ -89,6 +100,7 @@ enum class WarningCode
     DoesNotFit, // value: overflow bytes
     Clamped,
     FrameworkLacks, // value: the Knob (capabilities.h) the scenario's framework does not have
+    ServingFails,   // value: the ServingStatus; the text is servingFailureText(estimate.serving)
 };
 
 struct Warning
@@ -146,6 +158,8 @@ struct Estimate
     FormulaSymbols symbols;
     StaticVector<Item, 72> items;
     StaticVector<Warning, 12> warnings;
+    ServingPlan serving; // present when training.mode is inference with a `serving` section
+
 
     double componentBytes(Component c) const { return perGpu[static_cast<int>(c)]; }
 };

@@ -63,6 +63,16 @@ struct StageContext
 
     double tokens = 1;     // tokens of one micro-batch on this GPU (b * s / cp)
     double microBatch = 1; // samples of one micro-batch
+    // torch.compile: Inductor's min-cut partitioner (torch/_functorch/partitioners.py
+    // min_cut_rematerialization_partition) saves matmul and attention outputs and recomputes
+    // the elementwise ops between them (norms, activations, casts, K/V repeats) in backward.
+    bool compiled = false;
+    // Fused autograd functions for norms and gated activations (Liger-Kernel, Unsloth): each
+    // keeps its input and per-row statistics, not the eager chain of upcast intermediates.
+    bool fusedKernels = false;
+    // Unsloth's use_gradient_checkpointing="unsloth": the checkpointed layer inputs go to host
+    // memory (unsloth_zoo gradient_checkpointing.py Unsloth_Offloaded_Gradient_Checkpointer).
+    bool offloadedCheckpoints = false;
     // torchtune's low-memory recipe steps a paged optimizer inside backward: no gradient buffer.
     bool optimizerInBackward = false;
 
@@ -73,7 +83,18 @@ struct StageContext
     bool hfModelCode() const
     {
         return s.framework == Framework::Transformers || s.framework == Framework::Deepspeed ||
-               s.framework == Framework::Pytorch;
+               s.framework == Framework::Pytorch || s.framework == Framework::Unsloth;
+    }
+    // Whether HF's model code is that of transformers major.minor or later: the scenario's
+    // framework_version where it gives the transformers release. Without one, the families of
+    // 2024-2026 exist only in later releases, and the older families are modelled at the
+    // releases their published runs used (up to 4.45): a default of the current release would
+    // misdescribe most runs of those models in the wild (docs/accuracy.md, "Versions").
+    bool transformersAtLeast(int major, int minor) const
+    {
+        if (s.framework == Framework::Transformers && s.frameworkVersion.given)
+            return s.frameworkVersion.atLeast(major, minor);
+        return m.family >= Family::Qwen3;
     }
     // The group ZeRO/FSDP shards states over: data-parallel ranks times context-parallel ranks
     // (Megatron's data-parallel-with-CP group; torchtitan's dp_shard_cp mesh).
@@ -118,6 +139,9 @@ private:
 
 // Weights, gradients and optimizer states (states.cpp).
 void addModelStates(const StageContext &ctx, ItemSink &out);
+// The model load, where a framework's loading path peaks above its weights
+// (initialisation.cpp).
+void addInitialisation(const StageContext &ctx, ItemSink &out);
 // Saved activations, logits and loss, and the backward working set (activations.cpp,
 // logits_loss.cpp).
 void addActivations(const StageContext &ctx, ItemSink &out);

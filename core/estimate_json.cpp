@@ -17,6 +17,43 @@ int64_t asBytes(double v)
     return static_cast<int64_t>(std::llround(std::min(v, 4.0e18)));
 }
 
+// A warning's text; a serving failure carries the engine's own message (serving.h).
+std::string warningTextOf(const Estimate &e, const Warning &w)
+{
+    if (w.code == WarningCode::ServingFails && e.serving.present)
+        return servingFailureText(e.serving);
+    return warningText(w);
+}
+
+// The `serving` object of SPEC §3's extension: per GPU, as the engine reports it; the resolved
+// settings and the failure text beside them.
+nlohmann::json servingJson(const ServingPlan &p)
+{
+    const auto &r = p.settings;
+    double concurrency = std::isfinite(p.maxConcurrency) ? p.maxConcurrency : 0.0;
+    return {{"weights_bytes", asBytes(p.weightsBytes)},
+            {"activation_bytes", asBytes(p.activationBytes)},
+            {"non_torch_bytes", asBytes(p.nonTorchBytes)},
+            {"cuda_graph_bytes", asBytes(p.cudaGraphBytes)},
+            {"kv_cache_bytes", asBytes(p.kvCacheBytes)},
+            {"kv_cache_tokens", p.kvCacheTokens},
+            {"max_concurrency", std::round(concurrency * 100) / 100},
+            {"kv_bytes_per_token", asBytes(p.kvBytesPerToken)},
+            {"kv_cache_blocks", p.kvBlocks},
+            {"cuda_total_bytes", asBytes(p.cudaTotalBytes)},
+            {"budget_bytes", asBytes(p.budgetBytes)},
+            {"starts", p.status == ServingStatus::Ok},
+            {"failure", servingFailureText(p)},
+            {"pipeline_stage", p.stage},
+            {"resolved",
+             {{"engine", toString(r.engine)},
+              {"gpu_memory_utilization", r.utilization},
+              {"max_model_len", r.maxModelLen},
+              {"max_num_seqs", r.maxNumSeqs},
+              {"max_num_batched_tokens", r.maxNumBatchedTokens},
+              {"block_size", r.blockSize}}}};
+}
+
 } // namespace
 
 std::string formatBytes(double bytes, SizeUnit unit)
@@ -64,6 +101,8 @@ std::string warningText(const Warning &w)
         return std::string(toString(static_cast<Framework>(int(w.value2)))) + " has no " +
                std::string(knobLabel(static_cast<Knob>(int(w.value)))) +
                ": the estimate shows what it would take, but the run cannot be set up this way";
+    case WarningCode::ServingFails:
+        return "the inference server would not start: its KV cache cannot hold one request";
     }
     return {};
 }
@@ -102,9 +141,9 @@ nlohmann::json estimateToJson(const Estimate &e, const Scenario &s)
     }
     json warnings = json::array();
     for (const auto &w : e.warnings)
-        warnings.push_back(warningText(w));
+        warnings.push_back(warningTextOf(e, w));
 
-    return {{"format", "vramplan-estimate"},
+    json out = {{"format", "vramplan-estimate"},
             {"version", 1},
             {"parameters",
              {{"total", e.parameters.total},
@@ -139,6 +178,9 @@ nlohmann::json estimateToJson(const Estimate &e, const Scenario &s)
             {"timeline", timeline},
             {"warnings", warnings},
             {"scenario", scenarioToJson(s)}};
+    if (e.serving.present)
+        out["serving"] = servingJson(e.serving);
+    return out;
 }
 
 std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
@@ -153,6 +195,9 @@ std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
     out += line;
     out += "\ncomponent            per GPU\n";
     for (int i = 0; i < componentCount; ++i) {
+        // The KV cache is a component of serving plans only (serving.h).
+        if (static_cast<Component>(i) == Component::KvCache && !e.serving.present)
+            continue;
         std::snprintf(line, sizeof line, "%-20s %12s\n",
                       std::string(componentLabel(static_cast<Component>(i))).c_str(),
                       formatBytes(e.perGpu[i], unit).c_str());
@@ -177,10 +222,33 @@ std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
                       std::string(item.name).c_str(), formatBytes(item.bytes(), unit).c_str());
         out += line;
     }
+    if (const ServingPlan &p = e.serving; p.present) {
+        out += "\nserving (" + std::string(toString(p.settings.engine)) + ", per GPU)\n";
+        std::snprintf(line, sizeof line, "  budget             %12s of %s that CUDA reports\n",
+                      formatBytes(p.budgetBytes, unit).c_str(),
+                      formatBytes(p.cudaTotalBytes, unit).c_str());
+        out += line;
+        const std::pair<const char *, double> terms[] = {
+            {"weights", p.weightsBytes},     {"activation peak", p.activationBytes},
+            {"non-torch", p.nonTorchBytes}, {"CUDA graphs", p.cudaGraphBytes},
+            {"KV cache", p.kvCacheBytes}};
+        for (const auto &[label, bytes] : terms) {
+            std::snprintf(line, sizeof line, "  %-18s %12s\n", label,
+                          formatBytes(std::max(0.0, bytes), unit).c_str());
+            out += line;
+        }
+        std::snprintf(line, sizeof line,
+                      "  KV tokens          %12lld (%lld blocks of %lld, %.0f bytes per token)\n"
+                      "  max concurrency    %12.2f requests of %lld tokens\n",
+                      (long long)p.kvCacheTokens, (long long)p.kvBlocks,
+                      (long long)p.settings.blockSize, p.kvBytesPerToken, p.maxConcurrency,
+                      (long long)p.settings.maxModelLen);
+        out += line;
+    }
     if (!e.warnings.empty()) {
         out += "\nwarnings\n";
         for (const auto &w : e.warnings)
-            out += "  - " + warningText(w) + "\n";
+            out += "  - " + warningTextOf(e, w) + "\n";
     }
     return out;
 }

@@ -20,7 +20,44 @@ struct LossBytes
     // head output, shifted and upcast copies). Negative: all of it stays.
     double kept = -1;
     std::string_view keptName = {}; // the kept part's name where it differs from `name`
+    // Of `kept`, the logits HF's forward returns: a loop that holds `outputs` through backward
+    // keeps them; HF Trainer's compute_loss returns only the loss, so they are freed first.
+    double returned = 0;
 };
+
+// Whether torch.compile covers the cross-entropy: HF's forward computes the loss inside the
+// compiled module; torchtitan compiles its loss function unless `training.compile_loss` says
+// otherwise (compile.components; its train.py left the loss eager from 2024-12-18 to
+// 2025-04-02: "TODO: compiling loss function causes CUDA errors"). LitGPT, torchtune (chunked
+// loss, compiled per chunk) and Megatron keep their own loss code.
+bool compiledLoss(const StageContext &c)
+{
+    if (!c.compiled || !c.t.compileLoss)
+        return false;
+    switch (c.s.framework) {
+    case Framework::Transformers:
+    case Framework::Deepspeed:
+    case Framework::Pytorch:
+    case Framework::Unsloth:
+        return true;
+    case Framework::Torchtitan:
+        return true;
+    case Framework::Litgpt:
+    case Framework::Torchtune:
+    case Framework::Megatron:
+        break;
+    }
+    return false;
+}
+
+// Unsloth's default loss since 2024.12 is Apple's Cut Cross-Entropy: the head fused with the
+// loss, as `training.loss` fused_linear (unsloth_zoo loss_utils.py).
+bool unslothFusedLoss(const StageContext &c)
+{
+    return c.s.framework == Framework::Unsloth && c.s.frameworkVersion.atLeast(2024, 12);
+}
+
+LossBytes hfLossBytes(const StageContext &c);
 
 LossBytes lossBytes(const StageContext &c)
 {
@@ -30,7 +67,20 @@ LossBytes lossBytes(const StageContext &c)
         // chunk's logits stay for backward, the fp32 copy only one chunk at a time.
         return {lc + 4, lc + 4.5, "logits and chunked cross-entropy (fp32 per chunk)",
                 "torchtune/modules/loss/ce_chunked_output_loss.py"};
+    if (compiledLoss(c))
+        // Inductor fuses the fp32 upcast, the log-softmax and its backward: the head's 16-bit
+        // output stays for backward with a per-row logsumexp, and backward writes the logits'
+        // gradient in one kernel, in the logits' dtype (torchtitan components/loss.py
+        // `torch.compile(loss_fn)`; HF Trainer torch_compile compiles the forward, loss included).
+        return {lc, 2 * lc, "logits and compiled cross-entropy (upcast fused)",
+                "torch.compile (Inductor) of the loss"};
     switch (c.s.framework) {
+    case Framework::Unsloth:
+        // Before its Cut Cross-Entropy (2024.12), Unsloth's Fast_CrossEntropyLoss kept the 16-bit
+        // logits and a per-row logsumexp and wrote the gradient into the logits' own buffer
+        // (unsloth/kernels/cross_entropy_loss.py).
+        return {lc, lc, "logits and Unsloth's in-place cross-entropy",
+                "unsloth/kernels/cross_entropy_loss.py Fast_CrossEntropyLoss"};
     case Framework::Megatron:
         // Fused vocab-parallel cross-entropy works in place on an fp32 copy of the logits.
         return {lc + 4, lc + 4, "logits and fused vocab-parallel cross-entropy",
@@ -48,9 +98,23 @@ LossBytes lossBytes(const StageContext &c)
         return {2 * lc, 3 * lc, "logits and cross-entropy (compute dtype)",
                 "litgpt/utils.py chunked_cross_entropy; torch.nn.functional.cross_entropy"};
     case Framework::Torchtune:
-        // CEWithChunkedOutputLoss: 8 chunks, each upcast to fp32 for its log-softmax.
-        return {lc + 4, lc + 4.5, "logits and chunked cross-entropy (fp32 per chunk)",
-                "torchtune/modules/loss/ce_chunked_output_loss.py"};
+        // From 0.3 (and without a version) the recipes' default loss is CEWithChunkedOutputLoss:
+        // 8 chunks, each upcast to fp32 for its log-softmax.
+        if (c.s.frameworkVersion.atLeast(0, 3))
+            return {lc + 4, lc + 4.5, "logits and chunked cross-entropy (fp32 per chunk)",
+                    "torchtune/modules/loss/ce_chunked_output_loss.py"};
+        // Before 0.3 the decoder returns `self.output(h).float()`; the recipe shifts the fp32 logits into
+        // a contiguous copy, computes the loss and `del logits` before backward: the
+        // log-softmax stays, then its incoming and outgoing gradients (recipes/
+        // lora_finetune_single_device.py, "free logits otherwise it peaks backward memory").
+        // Compiled (torchtune's compile_loss), the cross-entropy keeps its fp32 input instead of
+        // a log-softmax and writes one fp32 gradient.
+        if (c.compiled)
+            return {lc + 8, 8, "fp32 logits (model output) and compiled cross-entropy",
+                    "torchtune TransformerDecoder.forward .float(); training.compile_loss", 4};
+        return {lc + 12, 12, "fp32 logits, shifted copy and cross-entropy",
+                "torchtune TransformerDecoder.forward .float(); recipe `del logits`", 4,
+                "fp32 log-softmax (kept for backward)"};
     case Framework::Torchtitan:
     case Framework::Transformers:
     case Framework::Deepspeed:
@@ -60,14 +124,30 @@ LossBytes lossBytes(const StageContext &c)
         // loss_fn(pred.float()): 16-bit logits, the fp32 copy and the log-softmax; `del pred`
         // before backward, then log-softmax with its incoming and outgoing gradients.
         return {lc + 8, 12, "logits, fp32 upcast and cross-entropy", "torchtitan train.py"};
+    LossBytes hf = hfLossBytes(c);
+    if (c.t.loop == TrainingLoop::Trainer && hf.returned > 0) {
+        // transformers Trainer.compute_loss: `outputs = model(**inputs)` is local to it, so the
+        // returned logits are gone before loss.backward() (trainer.py training_step).
+        hf.kept = (hf.kept < 0 ? hf.forward : hf.kept) - hf.returned;
+        hf.backward -= hf.returned;
+        hf.keptName = "log-softmax (kept for backward; Trainer drops the returned logits)";
+    }
+    return hf;
+}
+
+// The cross-entropy of HF's modelling code, by release and family.
+LossBytes hfLossBytes(const StageContext &c)
+{
+    const double lc = c.act;
     // transformers up to 4.45 upcasts the logits inside forward, shifts them (a second fp32
     // copy) and returns the fp32 logits, which a loop holding `outputs` keeps through
     // backward: 16-bit logits + fp32 + shifted copy + log-softmax at the end of forward;
     // returned logits + log-softmax + its incoming and outgoing gradients in backward
     // (modeling_llama.py LlamaForCausalLM.forward; later versions: loss_utils.ForCausalLMLoss).
     const Family f = c.m.family;
-    if (f >= Family::Qwen3) {
-        // The 2024-2026 families exist only in transformers >= 4.46, where the model returns
+    if (c.transformersAtLeast(4, 46) && f != Family::Gpt2 && f != Family::Bert &&
+        f != Family::GptNeox) {
+        // transformers >= 4.46 (and the 2024-2026 families, which exist only there): the model returns
         // logits in the compute dtype and ForCausalLMLoss upcasts them inside the loss (a
         // transient fp32 copy) and shifts the labels instead of the logits: the returned
         // logits and the fp32 log-softmax stay for backward (loss/loss_utils.py). Gemma 2's
@@ -79,24 +159,24 @@ LossBytes lossBytes(const StageContext &c)
         return {lc + upcast + 4 + capKept + capTransient, lc + 12 + capKept,
                 "logits (compute dtype) and fp32 log-softmax",
                 "transformers loss_utils.py ForCausalLMLoss (>= 4.46)", lc + 4 + capKept,
-                "returned logits and fp32 log-softmax (kept for backward)"};
+                "returned logits and fp32 log-softmax (kept for backward)", lc + capKept};
     }
     if ((f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox) && c.amp)
         // Under autocast cross_entropy is on the fp32 list: the shifted 16-bit copy is cast
         // to fp32 and the log-softmax is fp32; the returned 16-bit logits stay (CPU-measured).
         return {2 * lc + 8, lc + 12, "logits (compute dtype) and fp32 log-softmax (autocast)",
                 "transformers modeling_gpt2.py GPT2LMHeadModel.forward; autocast fp32 list",
-                lc + 4};
+                lc + 4, {}, lc};
     if (f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox)
         // GPT-2, BERT and GPT-NeoX heads do not upcast: logits, the shifted copy and the
         // log-softmax in the compute dtype; backward adds its incoming and outgoing gradients
         // (modeling_gpt2.py GPT2LMHeadModel.forward; CPU-measured, tests/data/measured).
         return {3 * lc, 4 * lc, "logits and cross-entropy (compute dtype)",
-                "transformers modeling_gpt2.py GPT2LMHeadModel.forward", 2 * lc};
+                "transformers modeling_gpt2.py GPT2LMHeadModel.forward", 2 * lc, {}, lc};
     // The returned fp32 logits and the fp32 log-softmax stay: 8 bytes.
     return {lc < 4 ? lc + 12 : 12, 16, "logits, fp32 upcast and cross-entropy",
             "transformers modeling_llama.py LlamaForCausalLM.forward", std::min(8.0, lc + 12),
-            "fp32 logits and log-softmax (kept for backward)"};
+            "fp32 logits and log-softmax (kept for backward)", 4};
 }
 
 // LitGPT's finetune scripts (finetune/lora.py, full.py; litgpt/finetune/*) validate every
@@ -167,7 +247,7 @@ void addFusedLinearLoss(const StageContext &c, const Dims &d, ItemSink &out)
 double freedLogitsBlockBytes(const StageContext &c)
 {
     if (!c.training || !c.hasHead || c.m.head != Head::LanguageModel || c.act >= 4 ||
-        c.t.loss == LossKind::FusedLinear)
+        c.t.loss == LossKind::FusedLinear || compiledLoss(c) || unslothFusedLoss(c))
         return 0;
     const auto fw = c.s.framework;
     if (fw != Framework::Transformers && fw != Framework::Deepspeed && fw != Framework::Torchtitan)
@@ -184,7 +264,8 @@ void addLogitsAndLoss(const StageContext &c, const Dims &d, ItemSink &out)
     const double tp = d.tp;
     out.add(A, "final norm input", "b*s*h*norm bytes", "model code",
             d.tokens * d.h * d.normIn / d.outsideDiv, 1, savedPhases);
-    if (c.m.family >= Family::Qwen3 && c.hfModelCode() && c.full && c.m.norm == NormType::RmsNorm) {
+    if (c.m.family >= Family::Qwen3 && c.hfModelCode() && c.full && c.m.norm == NormType::RmsNorm &&
+        !c.compiled && !c.fusedKernels) {
         // transformers >= 4.46 families, trained in full: the final norm keeps its normalised
         // input for its weight (fp32 where the model multiplies in fp32) and the head keeps its
         // input, the norm output (CPU-measured: the "final" and "head" regions).
@@ -196,7 +277,7 @@ void addLogitsAndLoss(const StageContext &c, const Dims &d, ItemSink &out)
     }
     if (c.m.head == Head::Classifier)
         return; // a few logits per sequence: negligible
-    if (c.t.loss == LossKind::FusedLinear) {
+    if (c.t.loss == LossKind::FusedLinear || (c.t.loss == LossKind::Standard && unslothFusedLoss(c))) {
         addFusedLinearLoss(c, d, out);
         return;
     }

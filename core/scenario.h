@@ -3,6 +3,8 @@
 // Field meanings and defaults follow SPEC §3 (the scenario file); the JSON mapping lives in
 // scenario_json.cpp. Defaults here are the documented defaults of a file that omits the field.
 
+#include "serving_config.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -142,6 +144,23 @@ enum class LossKind
     Chunked,
     FusedLinear
 };
+// Fused elementwise kernels patched into the model (SPEC §3 extension `training.kernels`):
+// Liger-Kernel's RMSNorm, SwiGLU/GeGLU and RoPE (liger_kernel/ops/rms_norm.py, swiglu.py,
+// rope.py). Its fused linear cross-entropy is `training.loss` fused_linear.
+enum class Kernels
+{
+    None,
+    Liger
+};
+// What drives the step with HF models (SPEC §3 extension `training.loop`): a loop that holds
+// the model's `outputs` until backward (custom loops, PEFT's and fsdp_qlora's scripts), or HF
+// Trainer and what is built on it (TRL, Axolotl, LLaMA-Factory, Unsloth), whose compute_loss
+// keeps only the loss.
+enum class TrainingLoop
+{
+    Custom,
+    Trainer
+};
 enum class FinetuneMethod
 {
     Full,
@@ -162,7 +181,23 @@ enum class Framework
     Torchtune,
     Torchtitan,
     Megatron,
-    Deepspeed
+    Deepspeed,
+    // Unsloth: transformers models patched with its own Triton kernels (RMSNorm, SwiGLU, RoPE,
+    // LoRA MLP/QKV autograd functions), its in-place cross-entropy and its offloaded gradient
+    // checkpointing (unsloth/models/_utils.py, unsloth/kernels/).
+    Unsloth
+};
+
+// The release of the framework a scenario ran with (SPEC §3 extension `framework_version`),
+// where its memory behaviour changed between releases. Absent: the current release.
+struct FrameworkVersion
+{
+    bool given = false;
+    int major = 0, minor = 0, patch = 0;
+    bool atLeast(int ma, int mi) const
+    {
+        return !given || major > ma || (major == ma && minor >= mi);
+    }
 };
 
 struct MoeConfig
@@ -277,6 +312,15 @@ struct TrainingConfig
     Recompute recompute = Recompute::None;
     int64_t recomputeLayers = -1; // -1: all layers (of the most loaded stage)
     LossKind loss = LossKind::Standard;
+    // The step runs under torch.compile (SPEC §3 extension `training.compile`): Inductor's
+    // min-cut partitioner saves matmul and attention outputs and recomputes elementwise ops.
+    bool compile = false;
+    // Whether compilation covers the loss too, where the loss sits outside the model
+    // (torchtitan's compile.components "loss"; its train.py left the loss eager between
+    // 2024-12-18 and 2025-04-02, commits e8977b0 and bbb1b61).
+    bool compileLoss = true;
+    Kernels kernels = Kernels::None;
+    TrainingLoop loop = TrainingLoop::Custom; // Unsloth always runs under Trainer (TRL)
     // Multi-token prediction modules trained beside the model (DeepSeek-V3 §2.2; Megatron
     // --mtp-num-layers): each one more layer, eh_proj and norms, and one more logits and loss.
     int64_t mtpLayers = 0;
@@ -295,6 +339,10 @@ struct ParallelConfig
     int64_t contextParallel = 1;
     int64_t expertParallel = 1;
     int64_t zeroStage = 0;
+    // Which FSDP implements zero_stage 2/3 (extension `parallelism.fsdp_version`): 1 is
+    // FullyShardedDataParallel's flat parameters, 2 is fully_shard's per-parameter DTensor
+    // shards; 0 is the framework's default (fsdpVersionOf).
+    int64_t fsdpVersion = 0;
     Offload offloadOptimizer = Offload::None;
     Offload offloadParameters = Offload::None;
 
@@ -340,8 +388,10 @@ struct Scenario
     TrainingConfig training;
     ParallelConfig parallelism;
     Framework framework = Framework::Transformers;
+    FrameworkVersion frameworkVersion;
     GpuConfig gpu;
     Calibration calibration;
+    ServingConfig serving; // read when training.mode is inference (serving_config.h)
 };
 
 } // namespace vramplan

@@ -3,8 +3,10 @@
 #include "catalog.h"
 #include "hf_config.h"
 #include "json_reader.h"
+#include "serving_json.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace vramplan {
 namespace {
@@ -210,6 +212,48 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
     return true;
 }
 
+// `framework_version`: "4.57", "4.57.1" or "transformers 4.57" (the name, when written, must
+// be the scenario's framework: a version of another framework would be silently misread).
+bool parseFrameworkVersion(const std::string &text, Framework framework, FrameworkVersion &out,
+                           std::string &error)
+{
+    std::string_view rest = text;
+    const std::string_view name = toString(framework);
+    if (const size_t space = rest.find(' '); space != std::string_view::npos) {
+        if (rest.substr(0, space) != name) {
+            error = "framework_version: \"" + printableLine(text, 40) +
+                    "\" names another framework than \"" + std::string(name) + "\"";
+            return false;
+        }
+        rest = rest.substr(space + 1);
+    }
+    int parts[3] = {0, 0, 0};
+    int count = 0;
+    while (!rest.empty() && count < 3) {
+        size_t digits = 0;
+        int64_t value = 0;
+        while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9' && value < 100000)
+            value = value * 10 + (rest[digits++] - '0');
+        if (digits == 0 || value >= 100000)
+            break;
+        parts[count++] = int(value);
+        rest = rest.substr(digits);
+        if (rest.empty() || rest[0] != '.')
+            break;
+        rest = rest.substr(1);
+    }
+    // A suffix such as "rc1", ".dev0" or "+cu124" after major.minor is allowed and ignored.
+    const bool suffixOk = rest.empty() || std::isalpha(static_cast<unsigned char>(rest[0])) ||
+                          rest[0] == '+' || rest[0] == '-';
+    if (count < 2 || !suffixOk) {
+        error = "framework_version: expected a release such as \"4.57\" or \"" +
+                std::string(name) + " 4.57\", got \"" + printableLine(text, 40) + "\"";
+        return false;
+    }
+    out = {true, parts[0], parts[1], parts[2]};
+    return true;
+}
+
 bool readTraining(const json &document, TrainingConfig &t, std::string &error)
 {
     if (!present(document, "training"))
@@ -225,6 +269,10 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
     r.integer("recompute_layers", t.recomputeLayers, 0, maxLayers);
     r.integer("mtp_layers", t.mtpLayers, 0, 16);
     r.enumeration("loss", t.loss);
+    r.boolean("compile", t.compile);
+    r.boolean("compile_loss", t.compileLoss);
+    r.enumeration("kernels", t.kernels);
+    r.enumeration("loop", t.loop);
     r.enumeration("attention", t.attention);
     r.number("dropout", t.dropout, 0.0, 0.99);
     if (const json *ft = r.object("finetune")) {
@@ -260,6 +308,7 @@ bool readParallelism(const json &document, ParallelConfig &p, std::string &error
     r.integer("context_parallel", p.contextParallel, 1, maxParallel);
     r.integer("expert_parallel", p.expertParallel, 1, maxParallel);
     r.integer("zero_stage", p.zeroStage, 0, 3);
+    r.integer("fsdp_version", p.fsdpVersion, 1, 2);
     r.enumeration("offload_optimizer", p.offloadOptimizer);
     r.enumeration("offload_parameters", p.offloadParameters);
     r.finish();
@@ -460,17 +509,23 @@ Parsed<Scenario> scenarioFromJson(const json &document)
                                       std::to_string(scenarioFormatVersion) + "); update vramplan");
     top.string("name", s.name, 1024);
     top.enumeration("framework", s.framework);
+    std::string frameworkVersion;
+    if (top.string("framework_version", frameworkVersion, 64) && !frameworkVersion.empty() &&
+        !parseFrameworkVersion(frameworkVersion, s.framework, s.frameworkVersion, error))
+        return Parsed<Scenario>::fail(error);
     top.object("model");
     top.object("training");
     top.object("parallelism");
     top.object("gpu");
     top.object("calibration");
+    top.object("serving");
     top.finish();
     if (!top.ok())
         return Parsed<Scenario>::fail(error);
     if (!readModel(document, s.model, error) || !readTraining(document, s.training, error) ||
         !readParallelism(document, s.parallelism, error) || !readGpu(document, s.gpu, error) ||
         !readCalibration(document, s.calibration, error) ||
+        !readServing(document, s.serving, error) ||
         !checkLayout(s, error))
         return Parsed<Scenario>::fail(error);
     return Parsed<Scenario>::ok(std::move(s));
@@ -684,6 +739,19 @@ json scenarioToJson(const Scenario &s)
         out["training"]["mtp_layers"] = t.mtpLayers;
     if (t.loss != LossKind::Standard)
         out["training"]["loss"] = toString(t.loss);
+    if (t.compile)
+        out["training"]["compile"] = true;
+    if (!t.compileLoss)
+        out["training"]["compile_loss"] = false;
+    if (t.kernels != Kernels::None)
+        out["training"]["kernels"] = toString(t.kernels);
+    if (t.loop != TrainingLoop::Custom)
+        out["training"]["loop"] = toString(t.loop);
+    if (p.fsdpVersion > 0)
+        out["parallelism"]["fsdp_version"] = p.fsdpVersion;
+    if (const auto &v = s.frameworkVersion; v.given)
+        out["framework_version"] = std::to_string(v.major) + "." + std::to_string(v.minor) +
+                                   (v.patch > 0 ? "." + std::to_string(v.patch) : "");
     if (!s.gpu.preset.empty())
         out["gpu"]["preset"] = s.gpu.preset;
     if (!s.gpu.architecture.empty())
@@ -693,6 +761,8 @@ json scenarioToJson(const Scenario &s)
                               {"measured_bytes", c.measuredBytes},
                               {"activation_scale", c.activationScale},
                               {"overhead_bytes", c.overheadBytes}};
+    if (s.serving.present)
+        out["serving"] = servingToJson(s.serving);
     return out;
 }
 

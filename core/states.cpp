@@ -32,24 +32,44 @@ bool mixedMaster(Precision p)
     return p == Precision::Fp16Mixed || p == Precision::Bf16Mixed || p == Precision::Fp8Mixed;
 }
 
+// FSDP under mixed precision keeps the sharded parameters in fp32, all-gathers 16-bit copies
+// for compute and steps the optimizer on the fp32 shards: no separate master copy. torchtitan's
+// FSDP2 (parallelisms: MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)) and
+// accelerate's FSDP for transformers and plain loops, which upcasts 16-bit loaded weights to
+// fp32 before wrapping (accelerate/accelerator.py prepare_model, "upcasted to fp32").
+bool fsdpFp32Shards(const StageContext &c)
+{
+    if (!mixedMaster(c.t.precision))
+        return false;
+    const auto fw = c.s.framework;
+    return fw == Framework::Torchtitan ||
+           ((fw == Framework::Transformers || fw == Framework::Pytorch) && c.p.zeroStage >= 3 &&
+            c.dp > 1);
+}
+
 double weightBytes(const StageContext &c)
 {
     if (c.fp32 || c.amp)
         return 4;
-    // torchtitan's FSDP2 keeps fp32 sharded parameters and all-gathers bf16 copies
-    // (torchtitan/parallelisms: MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)).
-    if (c.s.framework == Framework::Torchtitan && mixedMaster(c.t.precision))
+    if (fsdpFp32Shards(c))
         return 4;
     return 2;
+}
+
+// Unsloth loads the frozen base in the 16-bit compute dtype and, unlike PEFT's
+// prepare_model_for_kbit_training, does not upcast its norms and embeddings to fp32; autocast
+// then has no fp32 weights to cast (unsloth/models/_utils.py prepare_model_for_training).
+bool base16BitUnderAutocast(const StageContext &c)
+{
+    return c.s.framework == Framework::Unsloth && !c.full && !c.fp32;
 }
 
 double gradientBytes(const StageContext &c)
 {
     if (c.fp32 || c.amp)
         return 4;
-    if (mixedMaster(c.t.precision) &&
-        (c.s.framework == Framework::Megatron || c.s.framework == Framework::Torchtitan))
-        return 4; // Megatron's fp32 main_grad buffer; torchtitan's fp32 sharded gradients
+    if (mixedMaster(c.t.precision) && (c.s.framework == Framework::Megatron || fsdpFp32Shards(c)))
+        return 4; // Megatron's fp32 main_grad buffer; FSDP's fp32 sharded gradients
     return 2;     // DeepSpeed and plain PyTorch keep gradients in the weights' 16-bit dtype
 }
 
@@ -146,7 +166,7 @@ LayerStateSums layerStateSums(const StageContext &c, const WeightList &weights)
     const double wb = weightBytes(c);
     const double gb = gradientBytes(c);
     const double sb = stateBytes(c);
-    const bool master = mixedMaster(c.t.precision) && c.s.framework != Framework::Torchtitan;
+    const bool master = mixedMaster(c.t.precision) && !fsdpFp32Shards(c);
     const int64_t bits = c.t.finetune.baseWeightBits;
     for (const auto &t : weights) {
         double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
@@ -174,7 +194,8 @@ LayerStateSums layerStateSums(const StageContext &c, const WeightList &weights)
             else if (t.quantizable && bits == 8)
                 bytes = 1.0 + 4.0 / 4096; // LLM.int8: int8 codes and fp32 row scales
             else if (bits >= 16)
-                bytes = std::max(double(bits) / 8.0, wb); // AMP keeps the base in fp32
+                // AMP keeps the base in fp32, except Unsloth's (base16BitUnderAutocast).
+                bytes = std::max(double(bits) / 8.0, base16BitUnderAutocast(c) ? 2.0 : wb);
             (t.quantizable && bits < 16 ? sums.frozenQuant : sums.frozenOther) +=
                 n * bytes / paramDiv;
             if (t.quantizable && bits == 4)
@@ -201,7 +222,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
     const double wb = weightBytes(c);
     const double gb = gradientBytes(c);
     const double sb = stateBytes(c);
-    const bool master = mixedMaster(c.t.precision) && fw != Framework::Torchtitan;
+    const bool master = mixedMaster(c.t.precision) && !fsdpFp32Shards(c);
     const bool paged = pagedOptimizer(c.t.optimizer);
 
     // Gradients exist from backward to the optimizer step (zero_grad(set_to_none=True) frees
@@ -299,9 +320,10 @@ void addModelStates(const StageContext &c, ItemSink &out)
             frozenQuantBytes += n * nf4BytesPerWeight / (z3 ? dp : 1.0);
             largestQuantised = std::max(largestQuantised, n);
         } else {
+            const double frozen16 = base16BitUnderAutocast(c) ? 2.0 : wb;
             const double bytes = c.t.finetune.baseWeightBits >= 16
-                                     ? std::max(double(c.t.finetune.baseWeightBits) / 8.0, wb)
-                                     : (c.fp32 || c.amp ? 4.0 : 2.0);
+                                     ? std::max(double(c.t.finetune.baseWeightBits) / 8.0, frozen16)
+                                     : (c.fp32 || (c.amp && frozen16 > 2) ? 4.0 : 2.0);
             frozenOtherBytes += n * bytes / (z3 ? dp : 1.0);
         }
     }
@@ -339,17 +361,19 @@ void addModelStates(const StageContext &c, ItemSink &out)
     constexpr auto O = Component::OptimizerStates;
     constexpr auto T = Component::Temporary;
     const double paramScale = offloadParams ? 0.0 : 1.0;
+    // The weights are on the GPU from the model load on (Phase::Initialisation).
+    constexpr unsigned loaded = steadyPhases | initialisationPhase;
     if (c.full) {
         out.add(P, "weights", "trainable elements * bytes per weight / shards", "SPEC §2 recipes",
-                paramsTrainable * paramScale, 1, steadyPhases);
+                paramsTrainable * paramScale, 1, loaded);
     } else {
         out.add(P, "frozen base linear weights (quantised)",
                 "elements * (0.5 + 1/64 + 4/16384) bytes (NF4, double quantisation)",
-                "Dettmers et al. 2023, QLoRA §3", frozenQuantBytes * paramScale, 1, steadyPhases);
+                "Dettmers et al. 2023, QLoRA §3", frozenQuantBytes * paramScale, 1, loaded);
         out.add(P, "frozen base weights", "elements * bytes per weight / shards", "SPEC §2 LoRA",
-                frozenOtherBytes * paramScale, 1, steadyPhases);
+                frozenOtherBytes * paramScale, 1, loaded);
         out.add(P, "LoRA adapters", "rank * (in + out) per target matrix * bytes",
-                "Hu et al. 2021 §4; PEFT LoraLayer", adapterParamBytes, 1, steadyPhases);
+                "Hu et al. 2021 §4; PEFT LoraLayer", adapterParamBytes, 1, loaded);
     }
 
     const bool gradsOffloaded =
@@ -427,7 +451,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     size.oneLayer * (fw == Framework::Torchtitan ? 4.0 : computeWeightBytes), 1,
                     phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
     }
-    if (c.amp && !z3) {
+    if (c.amp && !z3 && !base16BitUnderAutocast(c)) {
         // autocast casts each fp32 weight to 16 bits, and linear saves the copy for backward
         // (torch/amp/autocast_mode.py). A trainable weight's copy is cached for the whole
         // region; a frozen one (LoRA) is cast again on every call (the cache takes only leaves

@@ -7,6 +7,7 @@
 #include "estimate.h"
 #include "numeric_fields.h"
 #include "scenario_json.h"
+#include "serving_advice.h"
 #include "solvers.h"
 
 #include <benchmark/benchmark.h>
@@ -129,6 +130,41 @@ void BM_EstimateLlama70bPipeline(benchmark::State &state)
     }
 }
 BENCHMARK(BM_EstimateLlama70bPipeline);
+
+// An inference server's plan (serving.h): gpt-oss-120b under vLLM with MXFP4 experts and the
+// hybrid sliding/full KV layout, the most involved serving case.
+void BM_EstimateServing(benchmark::State &state)
+{
+    static const Scenario s = parseOrDie(R"({"format":"vramplan-scenario",
+        "model":{"preset":"gpt-oss-120b"},"training":{"mode":"inference","precision":"bf16"},
+        "gpu":{"preset":"h100-80gb"},
+        "serving":{"engine":"vllm","gpu_memory_utilization":0.95,"quantization":"mxfp4"}})");
+    for (auto _ : state) {
+        Estimate e = estimate(s);
+        benchmark::DoNotOptimize(e);
+    }
+}
+BENCHMARK(BM_EstimateServing);
+
+// The serving advice (serving_advice.h): Llama-3.1-70B under vLLM, 16 requests of 128k tokens,
+// over every catalog GPU, TP 1-8 (and two stages), bf16 / fp8 / AWQ weights and auto / fp8 KV;
+// each plan that serves is estimated in full. Issue 14: well under 100 ms on one core.
+void BM_AdviseServing(benchmark::State &state)
+{
+    static const Scenario s = parseOrDie(R"({"format":"vramplan-scenario",
+        "model":{"preset":"llama-3.1-70b"},"training":{"mode":"inference","precision":"bf16"},
+        "gpu":{"preset":"h100-80gb"},"serving":{"engine":"vllm"}})");
+    int64_t searched = 0, estimated = 0;
+    for (auto _ : state) {
+        const ServingAdvice a = adviseServing(s, {16, 131072});
+        searched = a.searched;
+        estimated = a.estimated;
+        benchmark::DoNotOptimize(a);
+    }
+    state.counters["searched"] = double(searched);
+    state.counters["estimated"] = double(estimated);
+}
+BENCHMARK(BM_AdviseServing)->Unit(benchmark::kMillisecond);
 
 // As `vramplan-cli sweep FILE --vary training.micro_batch_size=1:1000`: a copy per point, the
 // field set (and the scenario re-checked) through setNumericField, then one estimate.

@@ -37,6 +37,7 @@ QString scenarioPath(const QString &name)
 const QString gpt2H100 = QStringLiteral("gpt2-h100.vramplan.json");
 const QString llama7bZero3 = QStringLiteral("llama-2-7b-zero3-4gpu.vramplan.json");
 const QString llama405bRtx4090 = QStringLiteral("llama-3.1-405b-rtx4090.vramplan.json");
+const QString llama8bVllm = QStringLiteral("llama-3.1-8b-vllm-h100.vramplan.json");
 
 QByteArray readAll(const QString &path)
 {
@@ -216,6 +217,9 @@ private slots:
     void advise();
     void adviseRefusesBadOptions_data();
     void adviseRefusesBadOptions();
+    void adviseServing();
+    void adviseServingRefusesBadOptions_data();
+    void adviseServingRefusesBadOptions();
     void solvers_data();
     void solvers();
 
@@ -528,9 +532,10 @@ void TestCli::estimateJson()
             parameters.value(QLatin1String("total")).toDouble());
 
     const QJsonObject perGpu = root.value(QLatin1String("per_gpu_bytes")).toObject();
+    // kv_cache: the serving extension's component (docs/serving.md), zero without `serving`.
     const QStringList components = {"parameters",  "gradients",       "optimizer_states",
                                     "activations", "logits_and_loss", "temporary",
-                                    "framework"};
+                                    "framework",   "kv_cache"};
     double sum = 0;
     for (const QString &key : components) {
         QVERIFY2(perGpu.value(key).isDouble(), qPrintable("per_gpu_bytes." + key + " missing"));
@@ -573,6 +578,17 @@ void TestCli::estimateJson()
         QVERIFY(item.value(QLatin1String("bytes")).toDouble() >= 0);
     }
     QVERIFY(root.value(QLatin1String("warnings")).isArray());
+    // An inference scenario with `serving` has the serving object of SPEC §3's extension.
+    if (root.value(QLatin1String("scenario")).toObject().contains(QLatin1String("serving"))) {
+        const QJsonObject serving = root.value(QLatin1String("serving")).toObject();
+        for (const char *key : {"weights_bytes", "activation_bytes", "non_torch_bytes",
+                                "cuda_graph_bytes", "kv_cache_bytes", "kv_cache_tokens",
+                                "max_concurrency"})
+            QVERIFY2(serving.value(QLatin1String(key)).isDouble(), key);
+        QVERIFY(serving.value(QLatin1String("kv_cache_tokens")).toDouble() > 0);
+        QCOMPARE(serving.value(QLatin1String("kv_cache_bytes")).toDouble(),
+                 perGpu.value(QLatin1String("kv_cache")).toDouble());
+    }
 }
 
 void TestCli::estimateTable_data()
@@ -597,6 +613,17 @@ void TestCli::estimateTable_data()
     QTest::newRow("table: does not fit")
         << QStringList{"estimate", scenarioPath(llama405bRtx4090), "--format", "table"}
         << QByteArray() << QStringList{"peak", "GiB", "not fit|NOT FIT"} << QString();
+    QTest::newRow("table: vLLM serving")
+        << QStringList{"estimate", scenarioPath(llama8bVllm), "--format", "table"}
+        << QByteArray()
+        << QStringList{"peak", "GiB", "serving (vllm, per GPU)", "KV tokens", "max concurrency"}
+        << QStringLiteral("warnings");
+    QTest::newRow("table: vLLM start-up fails")
+        << QStringList{"estimate", "-", "--format", "table"}
+        << scenario(R"("model": {"preset": "llama-3.1-8b"}, "training": {"mode": "inference"},
+                       "gpu": {"preset": "rtx-3090"},
+                       "serving": {"gpu_memory_utilization": 0.5})")
+        << QStringList{"peak", "GiB", "No available memory for the cache blocks"} << QString();
 }
 
 void TestCli::estimateTable()
@@ -1171,6 +1198,112 @@ void TestCli::adviseRefusesBadOptions()
     const CliResult r = runCli(args);
     VERIFY_RAN(r);
     COMPARE_EXIT(r, 2);
+    QCOMPARE(QString::fromUtf8(r.err).trimmed(), message);
+}
+
+// advise on an inference scenario with a serving section: the cheapest GPU / TP / quantisation
+// that serves N requests of L tokens (docs/serving.md "Advice").
+void TestCli::adviseServing()
+{
+    // Llama-3.1-8B on one H100 under vLLM holds 448784 KV tokens at 32k (13.7 requests): 16
+    // do not fit as it is, and every suggestion serves them.
+    const CliResult r =
+        runCli({"advise", scenarioPath(llama8bVllm), "--requests", "16", "--tokens", "32768"});
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 0);
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.describe()));
+    const auto j = nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+    QVERIFY2(!j.is_discarded(), qPrintable(r.describe()));
+    QCOMPARE(QString::fromStdString(j.value("format", "")), QStringLiteral("vramplan-advice"));
+    QCOMPARE(j["fits_now"].get<bool>(), false);
+    QCOMPARE(j["target"]["kv_tokens"].get<int64_t>(), int64_t(16) * 32768);
+    QCOMPARE(j["now"]["kv_cache_tokens"].get<int64_t>(), int64_t(448784));
+    QVERIFY(!j["suggestions"].empty() && !j.contains("nearest"));
+    double previous = 0;
+    for (const auto &sg : j["suggestions"]) {
+        const auto &sv = sg["serving"];
+        QVERIFY(sg["fits"].get<bool>() && sv["serves"].get<bool>() && sv["starts"].get<bool>());
+        QVERIFY(sv["max_concurrency"].get<double>() >= 16);
+        QVERIFY(sv["kv_cache_tokens"].get<int64_t>() >= 16 * 32768);
+        QVERIFY(sv["relative_cost"].get<double>() >= previous);
+        previous = sv["relative_cost"].get<double>();
+        QCOMPARE(sg["scenario"]["serving"]["max_model_len"].get<int64_t>(), int64_t(32768));
+        const std::string kind = sg["kind"].get<std::string>();
+        QVERIFY(kind == "same_semantics" || kind == "numerics");
+        QCOMPARE(kind == "numerics", sg["changes"].contains("serving.quantization") ||
+                                         sg["changes"].contains("serving.kv_cache_dtype"));
+    }
+    // The suggestion's scenario is a file the estimator takes, and it starts there too.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("first.vramplan.json"));
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(j["suggestions"][0]["scenario"].dump()));
+    }
+    const CliResult e = runCli({"estimate", file});
+    VERIFY_RAN(e);
+    COMPARE_EXIT(e, 0);
+    const auto ej = nlohmann::json::parse(e.out.toStdString(), nullptr, false);
+    QVERIFY2(ej["serving"]["starts"].get<bool>() && ej["serving"]["max_concurrency"].get<double>() >= 16,
+             qPrintable(e.describe()));
+    // The table for people; its defaults: the file's max_num_seqs (256) of max_model_len.
+    const CliResult t = runCli({"advise", scenarioPath(llama8bVllm), "--format", "table"});
+    VERIFY_RAN(t);
+    COMPARE_EXIT(t, 0);
+    QVERIFY2(t.out.contains("target: 256 concurrent requests of 32768 tokens") &&
+                 t.out.contains("kv tokens") && t.out.contains("GPU memory rented"),
+             qPrintable(t.describe()));
+    // An impossible target: nothing serves, the nearest is named.
+    const CliResult n = runCli({"advise", scenarioPath(llama8bVllm), "--requests", "1048576",
+                                "--tokens", "131072", "--format", "table"});
+    VERIFY_RAN(n);
+    COMPARE_EXIT(n, 0);
+    QVERIFY2(n.out.contains("nothing serves the target: the nearest is"), qPrintable(n.describe()));
+    const CliResult nj =
+        runCli({"advise", scenarioPath(llama8bVllm), "--requests", "1048576", "--tokens", "131072"});
+    VERIFY_RAN(nj);
+    const auto nearest = nlohmann::json::parse(nj.out.toStdString(), nullptr, false);
+    QVERIFY2(nearest["suggestions"].empty() && nearest["nearest"]["over_by_bytes"].get<int64_t>() > 0,
+             qPrintable(nj.describe()));
+    // --no-hardware keeps the H100.
+    const CliResult h = runCli({"advise", scenarioPath(llama8bVllm), "--requests", "16",
+                                "--no-hardware"});
+    VERIFY_RAN(h);
+    const auto hj = nlohmann::json::parse(h.out.toStdString(), nullptr, false);
+    QVERIFY(!hj["suggestions"].empty());
+    for (const auto &sg : hj["suggestions"])
+        QCOMPARE(sg["serving"]["gpu"].get<std::string>(), std::string("h100-80gb"));
+}
+
+void TestCli::adviseServingRefusesBadOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString serving = scenarioPath(llama8bVllm);
+    const QString training = scenarioPath(gpt2H100);
+    QTest::newRow("requests 0") << QStringList{"advise", serving, "--requests", "0"}
+                                << "vramplan-cli: --requests: must be a whole number from 1 to "
+                                   "1048576, got '0'";
+    QTest::newRow("tokens not a number")
+        << QStringList{"advise", serving, "--tokens", "8k"}
+        << "vramplan-cli: --tokens: must be a whole number from 1 to 1073741824, got '8k'";
+    QTest::newRow("requests without a value") << QStringList{"advise", serving, "--requests"}
+                                              << "vramplan-cli: --requests needs a value";
+    QTest::newRow("requests on a training scenario")
+        << QStringList{"advise", training, "--requests", "4"}
+        << training + ": --requests and --tokens need an inference scenario with a serving "
+                      "section (training.mode inference, serving)";
+}
+
+void TestCli::adviseServingRefusesBadOptions()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const CliResult r = runCli(args);
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 2);
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.describe()));
     QCOMPARE(QString::fromUtf8(r.err).trimmed(), message);
 }
 

@@ -46,12 +46,60 @@ double predictedFor(const Estimate &e, const Scenario &s, const std::string &met
     return p.device;
 }
 
-std::vector<Run> evaluate(const QString &file, QString &problem)
+// Sets each amendment's dotted scenario paths on its run (shared_published_amendments.json:
+// what a source states that the format could not say when the runs were copied).
+void amend(nlohmann::json &runs, const nlohmann::json &amendments, QString &problem)
+{
+    for (const auto &a : amendments["amendments"]) {
+        const std::string id = a.value("id", "");
+        auto run = std::find_if(runs.begin(), runs.end(),
+                                [&](const nlohmann::json &r) { return r.value("id", "") == id; });
+        if (run == runs.end()) {
+            problem = QString::fromStdString("amendment for an unknown run " + id);
+            return;
+        }
+        for (const auto &[path, value] : a["set"].items()) {
+            nlohmann::json *node = &(*run)["scenario"];
+            size_t from = 0;
+            for (size_t dot = path.find('.'); dot != std::string::npos;
+                 from = dot + 1, dot = path.find('.', from))
+                node = &(*node)[path.substr(from, dot - from)];
+            (*node)[path.substr(from)] = value;
+        }
+    }
+}
+
+nlohmann::json readRuns(const QString &file, QString &problem)
+{
+    auto doc = nlohmann::json::parse(test::readFile(file), nullptr, false);
+    if (!doc.is_array())
+        problem = file + ": not a JSON list of runs";
+    return doc;
+}
+
+// The shared runs with the amendments applied, followed by the runs of `added` files.
+nlohmann::json amendedAndAdded(QString &problem)
+{
+    nlohmann::json runs = readRuns(test::dataPath("measured/shared_published.json"), problem);
+    const auto amendments = nlohmann::json::parse(
+        test::readFile(test::dataPath("measured/shared_published_amendments.json")), nullptr, false);
+    if (!problem.isEmpty() || !amendments.is_object()) {
+        problem = "shared runs or their amendments unreadable";
+        return runs;
+    }
+    amend(runs, amendments, problem);
+    const nlohmann::json added =
+        readRuns(test::dataPath("measured/published_stacks.json"), problem);
+    if (problem.isEmpty())
+        runs.insert(runs.end(), added.begin(), added.end());
+    return runs;
+}
+
+std::vector<Run> evaluate(const nlohmann::json &doc, QString &problem)
 {
     std::vector<Run> runs;
-    const auto doc = nlohmann::json::parse(test::readFile(file), nullptr, false);
     if (!doc.is_array()) {
-        problem = file + ": not a JSON list of runs";
+        problem = "not a JSON list of runs";
         return runs;
     }
     for (const auto &r : doc) {
@@ -75,9 +123,60 @@ std::vector<Run> evaluate(const QString &file, QString &problem)
     return runs;
 }
 
+std::vector<Run> evaluate(const QString &file, QString &problem)
+{
+    const auto doc = readRuns(file, problem);
+    return problem.isEmpty() ? evaluate(doc, problem) : std::vector<Run>{};
+}
+
 double relativeError(const Run &r)
 {
     return (r.predicted - r.measured) / r.measured;
+}
+
+struct Figures
+{
+    size_t runs = 0;
+    double mean = 0, median = 0, worst = 0;
+};
+
+// Prints every run and returns the absolute-error figures; an out-of-memory run predicted to
+// fit fails the test.
+Figures report(const std::vector<Run> &runs)
+{
+    std::vector<double> errors;
+    std::printf("%-12s %-9s %-6s %10s %10s %8s\n", "run", "metric", "trust", "measured",
+                "predicted", "error");
+    for (const auto &r : runs) {
+        if (r.metric == "oom") {
+            std::printf("%-12s %-9s %-6s %10s %10s %8s\n", r.id.c_str(), "oom",
+                        r.reliability.c_str(), "OOM", r.predictedFits ? "fits" : "OOM",
+                        r.predictedFits ? "WRONG" : "ok");
+            if (r.predictedFits)
+                QTest::qFail((r.id + " ran out of memory but is predicted to fit").c_str(),
+                             __FILE__, __LINE__);
+            continue;
+        }
+        const double err = relativeError(r);
+        errors.push_back(std::fabs(err));
+        std::printf("%-12s %-9s %-6s %8.2f G %8.2f G %+7.1f%%\n", r.id.c_str(), r.metric.c_str(),
+                    r.reliability.c_str(), r.measured / 1073741824.0, r.predicted / 1073741824.0,
+                    err * 100);
+    }
+    Figures f;
+    f.runs = errors.size();
+    if (errors.empty())
+        return f;
+    std::sort(errors.begin(), errors.end());
+    for (double e : errors)
+        f.mean += e;
+    f.mean /= double(errors.size());
+    const size_t n = errors.size();
+    f.median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    f.worst = errors.back();
+    std::printf("runs %zu: mean absolute error %.2f%%, median %.2f%%, worst %.1f%%\n", n,
+                f.mean * 100, f.median * 100, f.worst * 100);
+    return f;
 }
 
 } // namespace
@@ -88,6 +187,7 @@ class TestValidation : public QObject
 
 private slots:
     void publishedRuns();
+    void amendedAndAddedRuns();
     void errorBandMatchesTheRuns();
     void largeErrorsAreExplained();
     void fixturesInStep_data();
@@ -100,41 +200,50 @@ void TestValidation::publishedRuns()
     const auto runs = evaluate(test::dataPath("measured/shared_published.json"), problem);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY(runs.size() >= 40);
-    std::vector<double> errors;
-    std::printf("%-12s %-9s %-6s %10s %10s %8s\n", "run", "metric", "trust", "measured",
-                "predicted", "error");
-    for (const auto &r : runs) {
-        if (r.metric == "oom") {
-            std::printf("%-12s %-9s %-6s %10s %10s %8s\n", r.id.c_str(), "oom",
-                        r.reliability.c_str(), "OOM", r.predictedFits ? "fits" : "OOM",
-                        r.predictedFits ? "WRONG" : "ok");
-            QVERIFY2(!r.predictedFits, qPrintable(QString::fromStdString(
-                                           r.id + " ran out of memory but is predicted to fit")));
-            continue;
-        }
-        const double err = relativeError(r);
-        errors.push_back(std::fabs(err));
-        std::printf("%-12s %-9s %-6s %8.2f G %8.2f G %+7.1f%%\n", r.id.c_str(), r.metric.c_str(),
-                    r.reliability.c_str(), r.measured / 1073741824.0, r.predicted / 1073741824.0,
-                    err * 100);
-    }
-    std::sort(errors.begin(), errors.end());
-    double mean = 0;
-    for (double e : errors)
-        mean += e;
-    mean /= double(errors.size());
-    const size_t n = errors.size();
-    const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-    std::printf("runs %zu: mean absolute error %.2f%%, median %.2f%%, worst %.1f%%\n", n,
-                mean * 100, median * 100, errors.back() * 100);
+    const Figures f = report(runs);
+    if (QTest::currentTestFailed())
+        return;
     // Ratchet towards issue 5's 8% / 5% (see the top of this file).
     constexpr double meanBound = 0.073, medianBound = 0.044;
-    QVERIFY2(mean <= meanBound, qPrintable(QString("mean absolute error %1% > %2%")
-                                               .arg(mean * 100)
-                                               .arg(meanBound * 100)));
-    QVERIFY2(median <= medianBound, qPrintable(QString("median absolute error %1% > %2%")
-                                                   .arg(median * 100)
-                                                   .arg(medianBound * 100)));
+    QVERIFY2(f.mean <= meanBound, qPrintable(QString("mean absolute error %1% > %2%")
+                                                 .arg(f.mean * 100)
+                                                 .arg(meanBound * 100)));
+    QVERIFY2(f.median <= medianBound, qPrintable(QString("median absolute error %1% > %2%")
+                                                     .arg(f.median * 100)
+                                                     .arg(medianBound * 100)));
+}
+
+// Issue 13 ("today's training stacks"): the shared runs with what their sources state but the
+// format could not say (compile, compile_loss, framework_version: shared_published_amendments.
+// json), and the runs added with the stacks of today (published_stacks.json: Liger, Unsloth,
+// torchao on torchtitan, torchtune, PEFT, Axolotl). The issue's bound, mean <= 6% and median
+// <= 4% over both, does not hold yet: the test holds the best figures reached so far as a
+// ratchet that only ever tightens, and the amended shared runs on their own.
+void TestValidation::amendedAndAddedRuns()
+{
+    QString problem;
+    const nlohmann::json all = amendedAndAdded(problem);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const auto runs = evaluate(all, problem);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY(runs.size() >= 100);
+    const std::vector<Run> shared(runs.begin(), runs.begin() + 50);
+    std::printf("shared runs, amended:\n");
+    const Figures amended = report(shared);
+    std::printf("shared (amended) and added runs:\n");
+    const Figures both = report(runs);
+    if (QTest::currentTestFailed())
+        return;
+    // Ratchets (best reached so far): the amended shared runs already meet the issue's bound.
+    QVERIFY2(amended.mean <= 0.054 && amended.median <= 0.030,
+             qPrintable(QString("amended shared runs: mean %1%, median %2%")
+                            .arg(amended.mean * 100)
+                            .arg(amended.median * 100)));
+    QVERIFY2(both.mean <= 0.105 && both.median <= 0.062,
+             qPrintable(QString("shared and added runs: mean %1%, median %2% (ratchet 10.5% / "
+                                "6.2%; issue 13 asks 6% / 4%)")
+                            .arg(both.mean * 100)
+                            .arg(both.median * 100)));
 }
 
 // The band the charts draw: the 10th and 90th percentiles of measured / predicted.
@@ -166,21 +275,31 @@ void TestValidation::errorBandMatchesTheRuns()
                             .arg(high, 0, 'f', 3)));
 }
 
+// Every run off by more than 25% as published, and (issue 13) every run off by more than 15%
+// once amended or added, is named in docs/accuracy.md with its explanation.
 void TestValidation::largeErrorsAreExplained()
 {
     QString problem;
-    const auto runs = evaluate(test::dataPath("measured/shared_published.json"), problem);
+    const auto published = evaluate(test::dataPath("measured/shared_published.json"), problem);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const auto current = evaluate(amendedAndAdded(problem), problem);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const std::string doc = test::readFile(QStringLiteral(VRAMPLAN_TEST_DATA) +
                                            QStringLiteral("/../../docs/accuracy.md"));
     QVERIFY2(!doc.empty(), "docs/accuracy.md is missing");
-    for (const auto &r : runs) {
-        if (r.metric == "oom" || std::fabs(relativeError(r)) <= 0.25)
-            continue;
-        QVERIFY2(doc.find(r.id) != std::string::npos,
-                 qPrintable(QString::fromStdString(
-                     r.id + " is off by more than 25% and not named in docs/accuracy.md")));
-    }
+    const auto check = [&](const std::vector<Run> &runs, double bound) {
+        for (const auto &r : runs) {
+            if (r.metric == "oom" || std::fabs(relativeError(r)) <= bound)
+                continue;
+            QVERIFY2(doc.find(r.id) != std::string::npos,
+                     qPrintable(QString::fromStdString(r.id) +
+                                QString(" is off by more than %1% and not named in "
+                                        "docs/accuracy.md")
+                                    .arg(bound * 100)));
+        }
+    };
+    check(published, 0.25);
+    check(current, 0.15);
 }
 
 void TestValidation::fixturesInStep_data()

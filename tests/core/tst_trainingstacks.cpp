@@ -1,0 +1,284 @@
+// The terms of today's training stacks (issue 13) against values worked by hand from the code
+// each follows: torch.compile's partitioner, Liger's and Unsloth's kernels, Unsloth's offloaded
+// checkpoints and losses, HF Trainer dropping the returned logits, FSDP's fp32 shards, the
+// model load's NF4 transient, and the framework_version field that selects between releases.
+
+#include "estimate.h"
+#include "scenario_json.h"
+#include "testhelpers.h"
+
+#include <QTest>
+
+using namespace vramplan;
+using test::itemBytes;
+using test::scenarioText;
+
+namespace {
+
+// Llama-3.1-8B: h 4096, FFN 14336, 32 heads of 128, 8 KV heads, vocabulary 128256, 32 layers.
+constexpr double tokens = 2048, h = 4096, ffn = 14336, kv = 8 * 128, vocab = 128256, layers = 32;
+
+Estimate llama8b(const std::string &training, const std::string &framework,
+                 const std::string &parallelism = "\"gpus\":1", const std::string &top = "")
+{
+    std::string text = scenarioText("\"preset\":\"llama-3.1-8b\"",
+                                    "\"micro_batch_size\":1,\"sequence_length\":2048," + training,
+                                    parallelism, framework);
+    if (!top.empty())
+        text.insert(text.size() - 1, "," + top);
+    return estimate(test::parseOrFail(text));
+}
+
+} // namespace
+
+class TestTrainingStacks : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void compiledLayerKeepsMatmulOutputs();
+    void compiledLossFusesTheUpcast();
+    void compileLossOffLeavesTheEagerLoss();
+    void ligerKernels();
+    void unslothOffloadsCheckpoints();
+    void unslothLossByRelease_data();
+    void unslothLossByRelease();
+    void unslothKeepsA16BitBase();
+    void trainerDropsReturnedLogits();
+    void fsdpKeepsFp32Shards_data();
+    void fsdpKeepsFp32Shards();
+    void torchtuneNf4LoadPeaks();
+    void frameworkVersionParsing_data();
+    void frameworkVersionParsing();
+    void newFieldsRoundTrip();
+};
+
+void TestTrainingStacks::compiledLayerKeepsMatmulOutputs()
+{
+    const std::string base = "\"precision\":\"bf16\",\"attention\":\"sdpa\"";
+    const Estimate eager = llama8b(base, "pytorch");
+    const Estimate compiled = llama8b(base + ",\"compile\":true", "pytorch");
+    // Eager SwiGLU keeps gate, silu(gate), up and the product; compiled, gate and up only.
+    QCOMPARE(itemBytes(eager, "activation output (kept by the product)"), tokens * ffn * 2 * layers);
+    QCOMPARE(itemBytes(compiled, "activation output (kept by the product)"), 0.0);
+    QCOMPARE(itemBytes(compiled, "gate projection (compiled SwiGLU input)"),
+             tokens * ffn * 2 * layers);
+    QCOMPARE(itemBytes(compiled, "up projection (compiled SwiGLU input)"), tokens * ffn * 2 * layers);
+    // The K/V repeat is recomputed: the key is kept at its 8 grouped heads, not all 32.
+    QCOMPARE(itemBytes(eager, "key (saved by attention)"), tokens * h * 2 * layers);
+    QCOMPARE(itemBytes(compiled, "key (saved by attention)"), tokens * kv * 2 * layers);
+    // Two norms per layer: the 16-bit input and one fp32 rstd per row.
+    QCOMPARE(itemBytes(compiled, "norm input and per-row statistics (fused norm)"),
+             (tokens * h * 2 + tokens * 4) * 2 * layers);
+    QCOMPARE(itemBytes(compiled, "RMSNorm fp32 input copy"), 0.0);
+    const auto layerBackward = size_t(Phase::LayerBackward);
+    QVERIFY(compiled.phases[layerBackward].allocated < eager.phases[layerBackward].allocated);
+}
+
+void TestTrainingStacks::compiledLossFusesTheUpcast()
+{
+    const Estimate e = llama8b("\"precision\":\"bf16\",\"compile\":true", "torchtitan");
+    QCOMPARE(itemBytes(e, "logits and compiled cross-entropy (upcast fused)"), tokens * vocab * 2);
+    QCOMPARE(itemBytes(e, "cross-entropy backward: log-softmax and logits gradients"),
+             tokens * vocab * 4);
+}
+
+void TestTrainingStacks::compileLossOffLeavesTheEagerLoss()
+{
+    // torchtitan between 2024-12-18 and 2025-04-02: blocks compiled, loss eager (lc + 8, 12).
+    const Estimate e =
+        llama8b("\"precision\":\"bf16\",\"compile\":true,\"compile_loss\":false", "torchtitan");
+    QCOMPARE(itemBytes(e, "logits and compiled cross-entropy (upcast fused)"), 0.0);
+    QCOMPARE(itemBytes(e, "cross-entropy backward: log-softmax and logits gradients"),
+             tokens * vocab * 12);
+}
+
+void TestTrainingStacks::ligerKernels()
+{
+    const Estimate e = llama8b("\"precision\":\"bf16\",\"kernels\":\"liger\"", "transformers");
+    // LigerSiLUMulFunction keeps gate and up; the product is down_proj's own input.
+    QCOMPARE(itemBytes(e, "gate projection (fused SwiGLU input)"), tokens * ffn * 2 * layers);
+    QCOMPARE(itemBytes(e, "gated product (down_proj input)"), tokens * ffn * 2 * layers);
+    QCOMPARE(itemBytes(e, "activation output (kept by the product)"), 0.0);
+    // LigerRMSNorm keeps X and rstd; its output is a tensor the next linears keep.
+    QCOMPARE(itemBytes(e, "norm input and per-row statistics (fused norm)"),
+             (tokens * h * 2 + tokens * 4) * 2 * layers);
+    QCOMPARE(itemBytes(e, "norm output (input of the next linears)"), tokens * h * 2 * 2 * layers);
+}
+
+void TestTrainingStacks::unslothOffloadsCheckpoints()
+{
+    const std::string training = "\"precision\":\"bf16\",\"activation_recompute\":\"full\"";
+    const Estimate hf = llama8b(training, "transformers");
+    const Estimate unsloth = llama8b(training, "unsloth");
+    QCOMPARE(itemBytes(hf, "checkpointed layer inputs"), tokens * h * 2 * layers);
+    QCOMPARE(itemBytes(unsloth, "checkpointed layer inputs"), 0.0);
+    QCOMPARE(itemBytes(unsloth, "checkpointed layer inputs in flight (rest offloaded to the host)"),
+             tokens * h * 2 * 2);
+}
+
+void TestTrainingStacks::unslothLossByRelease_data()
+{
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<double>("inPlaceBackward");
+    QTest::addColumn<double>("fusedHiddenGradient");
+    // Before 2024.12: Fast_CrossEntropyLoss writes the gradient into the 16-bit logits.
+    QTest::newRow("2024.5") << "\"framework_version\":\"2024.5\"" << tokens * vocab * 2 << 0.0;
+    // From 2024.12 (and without a version: the current release): Cut Cross-Entropy.
+    QTest::newRow("current") << "" << 0.0 << tokens * h * 2;
+}
+
+void TestTrainingStacks::unslothLossByRelease()
+{
+    QFETCH(QString, version);
+    QFETCH(double, inPlaceBackward);
+    QFETCH(double, fusedHiddenGradient);
+    const Estimate e = llama8b("\"precision\":\"bf16\"", "unsloth", "\"gpus\":1",
+                               version.toStdString());
+    QCOMPARE(itemBytes(e, "cross-entropy backward: log-softmax and logits gradients"),
+             inPlaceBackward);
+    QCOMPARE(itemBytes(e, "hidden-state gradient computed in forward (fused loss)"),
+             fusedHiddenGradient);
+}
+
+void TestTrainingStacks::unslothKeepsA16BitBase()
+{
+    const std::string training =
+        "\"precision\":\"amp_bf16\",\"finetune\":{\"method\":\"qlora\",\"lora_rank\":16}";
+    const Estimate peft = llama8b(training, "transformers");
+    const Estimate unsloth = llama8b(training, "unsloth");
+    // Embeddings, head and final norm (fp32 under PEFT's autocast, 16-bit under Unsloth), and
+    // the layers' 64 norms, which stay 16-bit beside a 4-bit base in both.
+    const double globals = 2 * vocab * h + h, layerNorms = 2 * layers * h;
+    QCOMPARE(itemBytes(peft, "frozen base weights"), globals * 4 + layerNorms * 2);
+    QCOMPARE(itemBytes(unsloth, "frozen base weights"), globals * 2 + layerNorms * 2);
+    QVERIFY(itemBytes(peft, "autocast 16-bit weight copies") > 0);
+    QCOMPARE(itemBytes(unsloth, "autocast 16-bit weight copies"), 0.0);
+}
+
+void TestTrainingStacks::trainerDropsReturnedLogits()
+{
+    const std::string top = "\"framework_version\":\"4.57\"";
+    const Estimate custom = llama8b("\"precision\":\"bf16\"", "transformers", "\"gpus\":1", top);
+    const Estimate trainer =
+        llama8b("\"precision\":\"bf16\",\"loop\":\"trainer\"", "transformers", "\"gpus\":1", top);
+    // >= 4.46: returned 16-bit logits + fp32 log-softmax + its two gradients (lc + 12), and
+    // without the returned logits under Trainer (12).
+    QCOMPARE(itemBytes(custom, "cross-entropy backward: log-softmax and logits gradients"),
+             tokens * vocab * 14);
+    QCOMPARE(itemBytes(trainer, "cross-entropy backward: log-softmax and logits gradients"),
+             tokens * vocab * 12);
+    QCOMPARE(itemBytes(trainer,
+                       "log-softmax (kept for backward; Trainer drops the returned logits)"),
+             tokens * vocab * 4);
+}
+
+void TestTrainingStacks::fsdpKeepsFp32Shards_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<double>("weightBytes");
+    QTest::addColumn<double>("masterBytes");
+    const double params = 8030261248.0 / 8; // per GPU of 8
+    // accelerate's FSDP upcasts the weights to fp32 shards and steps on them: no master copy.
+    QTest::newRow("transformers (FSDP)") << "transformers" << params * 4 << 0.0;
+    // DeepSpeed's bf16 ZeRO-3 keeps bf16 partitions and fp32 master partitions.
+    QTest::newRow("deepspeed") << "deepspeed" << params * 2 << params * 4;
+}
+
+void TestTrainingStacks::fsdpKeepsFp32Shards()
+{
+    QFETCH(QString, framework);
+    QFETCH(double, weightBytes);
+    QFETCH(double, masterBytes);
+    const Estimate e = llama8b("\"precision\":\"bf16_mixed\"", framework.toStdString(),
+                               "\"gpus\":8,\"zero_stage\":3");
+    QCOMPARE(itemBytes(e, "weights"), weightBytes);
+    QCOMPARE(itemBytes(e, "fp32 master weights"), masterBytes);
+}
+
+void TestTrainingStacks::torchtuneNf4LoadPeaks()
+{
+    const auto run = [](const std::string &top) {
+        std::string text = scenarioText(
+            "\"preset\":\"llama-2-7b\"",
+            "\"micro_batch_size\":1,\"sequence_length\":128,\"precision\":\"bf16\","
+            "\"finetune\":{\"method\":\"qlora\",\"lora_rank\":8}",
+            "\"gpus\":1", "torchtune");
+        if (!top.empty())
+            text.insert(text.size() - 1, "," + top);
+        return estimate(test::parseOrFail(text));
+    };
+    // torchtune 0.1: the whole 4096 x 11008 MLP weight against the 16 NF4 levels at once.
+    const Estimate old = run("\"framework_version\":\"0.1\"");
+    QCOMPARE(itemBytes(old, "NF4 quantisation of one weight at load (torchao 0.1)"),
+             4096.0 * 11008 * 68);
+    QVERIFY(old.phases[size_t(Phase::Initialisation)].present);
+    QCOMPARE(old.peak.phase, Phase::Initialisation); // a short step stays below the load
+    QCOMPARE(phaseKey(old.peak.phase), std::string_view("initialisation"));
+    // The current release: no load transient, no initialisation phase.
+    const Estimate current = run("");
+    QCOMPARE(itemBytes(current, "NF4 quantisation of one weight at load (torchao 0.1)"), 0.0);
+    QVERIFY(!current.phases[size_t(Phase::Initialisation)].present);
+    QVERIFY(current.peak.phase != Phase::Initialisation);
+}
+
+void TestTrainingStacks::frameworkVersionParsing_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("error"); // empty: accepted
+    QTest::newRow("major.minor") << "4.57" << "";
+    QTest::newRow("with patch") << "4.57.1" << "";
+    QTest::newRow("named") << "transformers 4.45" << "";
+    QTest::newRow("dev suffix") << "4.58.0.dev0" << "";
+    QTest::newRow("other framework")
+        << "torchtune 0.1" << "framework_version: \"torchtune 0.1\" names another framework than \"transformers\"";
+    QTest::newRow("no minor") << "4"
+                              << "framework_version: expected a release such as \"4.57\" or "
+                                 "\"transformers 4.57\", got \"4\"";
+    QTest::newRow("words") << "latest"
+                           << "framework_version: expected a release such as \"4.57\" or "
+                              "\"transformers 4.57\", got \"latest\"";
+}
+
+void TestTrainingStacks::frameworkVersionParsing()
+{
+    QFETCH(QString, value);
+    QFETCH(QString, error);
+    const auto parsed = scenarioFromText(
+        "{\"format\":\"vramplan-scenario\",\"framework\":\"transformers\",\"framework_version\":\"" +
+        value.toStdString() + "\"}");
+    if (error.isEmpty())
+        QVERIFY2(bool(parsed), parsed.error.c_str());
+    else
+        QCOMPARE(QString::fromStdString(parsed.error), error);
+}
+
+void TestTrainingStacks::newFieldsRoundTrip()
+{
+    const Scenario s = test::parseOrFail(
+        "{\"format\":\"vramplan-scenario\",\"framework\":\"torchtitan\",\"framework_version\":"
+        "\"0.1.0\",\"training\":{\"compile\":true,\"compile_loss\":false,\"kernels\":\"liger\","
+        "\"loop\":\"trainer\"},\"parallelism\":{\"gpus\":8,\"zero_stage\":3,\"fsdp_version\":2}}");
+    QVERIFY(s.training.compile);
+    QVERIFY(!s.training.compileLoss);
+    QCOMPARE(s.training.kernels, Kernels::Liger);
+    QCOMPARE(s.training.loop, TrainingLoop::Trainer);
+    QCOMPARE(s.parallelism.fsdpVersion, int64_t(2));
+    const auto json = scenarioToJson(s);
+    QCOMPARE(json["framework_version"].get<std::string>(), std::string("0.1"));
+    QCOMPARE(json["training"]["compile_loss"].get<bool>(), false);
+    QCOMPARE(json["training"]["kernels"].get<std::string>(), std::string("liger"));
+    QCOMPARE(json["training"]["loop"].get<std::string>(), std::string("trainer"));
+    QCOMPARE(json["parallelism"]["fsdp_version"].get<int64_t>(), int64_t(2));
+    const auto again = scenarioFromJson(json);
+    QVERIFY(bool(again));
+    QVERIFY(scenarioToJson(*again.value) == json);
+    // A scenario without them writes none of them (older files mean what they meant).
+    const auto plain = scenarioToJson(test::parseOrFail("{\"format\":\"vramplan-scenario\"}"));
+    QVERIFY(!plain.contains("framework_version"));
+    QVERIFY(!plain["training"].contains("compile"));
+    QVERIFY(!plain["parallelism"].contains("fsdp_version"));
+}
+
+QTEST_APPLESS_MAIN(TestTrainingStacks)
+#include "tst_trainingstacks.moc"
