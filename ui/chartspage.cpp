@@ -3,10 +3,12 @@
 #include "charts/breakdownchart.h"
 #include "charts/curvechart.h"
 #include "charts/timelinechart.h"
+#include "panels/fitadvisorpanel.h"
 
 #include <QGridLayout>
 #include <QResizeEvent>
 #include <QTabWidget>
+#include <QVBoxLayout>
 
 namespace vramplan::ui {
 namespace {
@@ -16,17 +18,23 @@ constexpr QSize roomForAll(640, 460);
 
 } // namespace
 
-ChartsPage::ChartsPage(BreakdownChart *breakdown, CurveChart *batch, CurveChart *sequence,
-                       CurveChart *gpus, TimelineChart *timeline, QWidget *parent)
-    : QWidget(parent), m_grid(new QGridLayout(this)), m_tabs(new QTabWidget),
-      m_breakdown(breakdown), m_timeline(timeline)
+ChartsPage::ChartsPage(BreakdownChart *breakdown, FitAdvisorPanel *fit, CurveChart *batch,
+                       CurveChart *sequence, CurveChart *gpus, TimelineChart *timeline,
+                       QWidget *parent)
+    : QWidget(parent), m_grid(new QGridLayout(this)), m_tabs(new QTabWidget), m_left(new QWidget),
+      m_leftLayout(new QVBoxLayout(m_left)), m_breakdown(breakdown), m_fit(fit),
+      m_timeline(timeline)
 {
     m_tabs->addTab(batch, tr("Micro-batch"));
     m_tabs->addTab(sequence, tr("Sequence length"));
     m_tabs->addTab(gpus, tr("GPU count"));
     m_tabs->setUsesScrollButtons(true);
+    // The panel as tall as the timeline beside it; collapsed, the breakdown takes its room.
+    m_leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_leftLayout->addWidget(m_breakdown, 3);
+    m_leftLayout->addWidget(m_fit, 2);
     m_grid->setContentsMargins(4, 4, 4, 4);
-    m_grid->addWidget(m_breakdown, 0, 0, 2, 1);
+    m_grid->addWidget(m_left, 0, 0, 2, 1);
     m_grid->addWidget(m_tabs, 0, 1);
     m_grid->addWidget(m_timeline, 1, 1);
     m_grid->setColumnStretch(0, 2);
@@ -48,21 +56,32 @@ void ChartsPage::arrange(bool tabbed)
 {
     m_tabbed = tabbed;
     if (tabbed) {
-        m_grid->removeWidget(m_breakdown);
+        m_leftLayout->removeWidget(m_breakdown);
+        m_leftLayout->removeWidget(m_fit);
+        m_grid->removeWidget(m_left);
         m_grid->removeWidget(m_timeline);
         m_grid->removeWidget(m_tabs);
+        m_left->hide();
+        m_fit->setCollapsible(false);
         m_tabs->insertTab(0, m_breakdown, tr("Breakdown"));
+        m_tabs->insertTab(1, m_fit, tr("Make it fit"));
         m_tabs->addTab(m_timeline, tr("Step timeline"));
         m_tabs->setCurrentWidget(m_breakdown);
         m_grid->addWidget(m_tabs, 0, 0, 2, 2);
     } else {
         m_tabs->removeTab(m_tabs->indexOf(m_breakdown));
+        m_tabs->removeTab(m_tabs->indexOf(m_fit));
         m_tabs->removeTab(m_tabs->indexOf(m_timeline));
         m_grid->removeWidget(m_tabs);
-        m_grid->addWidget(m_breakdown, 0, 0, 2, 1);
+        m_leftLayout->addWidget(m_breakdown, 3);
+        m_leftLayout->addWidget(m_fit, 2);
+        m_fit->setCollapsible(true);
+        m_grid->addWidget(m_left, 0, 0, 2, 1);
         m_grid->addWidget(m_tabs, 0, 1);
         m_grid->addWidget(m_timeline, 1, 1);
+        m_left->show();
         m_breakdown->show();
+        m_fit->show();
         m_timeline->show();
     }
 }

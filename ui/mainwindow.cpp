@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "advisorworker.h"
 #include "catalog.h"
 #include "charts/breakdownchart.h"
 #include "charts/curvechart.h"
@@ -14,15 +15,19 @@
 #include "panels/calibrationdialog.h"
 #include "panels/comparisonview.h"
 #include "panels/controlspanel.h"
+#include "panels/fitadvisorpanel.h"
 #include "panels/presetpicker.h"
+#include "panels/servinggroup.h"
 #include "panels/statusline.h"
 #include "plancontroller.h"
+#include "servingcharts.h"
 
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QScrollArea>
@@ -38,12 +43,14 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_document(new Document(this)), m_controls(new ControlsPanel),
       m_breakdown(new BreakdownChart), m_batchCurve(new CurveChart),
       m_sequenceCurve(new CurveChart), m_gpuCurve(new CurveChart), m_timeline(new TimelineChart),
-      m_pages(new QTabWidget), m_comparison(new ComparisonView), m_status(new StatusLine)
+      m_fit(new FitAdvisorPanel), m_advisor(new AdvisorWorker(this)), m_pages(new QTabWidget),
+      m_comparison(new ComparisonView), m_status(new StatusLine)
 {
     setAcceptDrops(true);
     setWindowTitle(tr("vramplan"));
     m_unit = Settings::unit();
     m_comparison->setUnit(m_unit);
+    m_fit->setUnit(m_unit);
 
     auto *scroll = new QScrollArea;
     scroll->setWidget(m_controls);
@@ -54,8 +61,12 @@ MainWindow::MainWindow(QWidget *parent)
     scroll->setMinimumWidth(m_controls->minimumSizeHint().width() +
                             scroll->verticalScrollBar()->sizeHint().width() +
                             2 * scroll->frameWidth());
+    m_fit->setCollapsed(Settings::fitPanelCollapsed());
     m_chartsPage =
-        new ChartsPage(m_breakdown, m_batchCurve, m_sequenceCurve, m_gpuCurve, m_timeline);
+        new ChartsPage(m_breakdown, m_fit, m_batchCurve, m_sequenceCurve, m_gpuCurve, m_timeline);
+    // An inference server's curves stand in for the training sweeps while an engine is chosen.
+    m_servingCharts = new ServingCharts(m_chartsPage->curveTabs(),
+                                        {m_batchCurve, m_sequenceCurve, m_gpuCurve}, this);
     m_pages->addTab(m_chartsPage, tr("Plan"));
     m_pages->addTab(m_comparison, tr("Compare"));
     m_pages->setDocumentMode(true);
@@ -89,6 +100,14 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &Document::titleChanged, this, &MainWindow::updateTitle);
     connect(m_document->controller(), &PlanController::updated, this, &MainWindow::redraw);
     connect(m_comparison, &ComparisonView::loadRequested, this, &MainWindow::showPlan);
+    // Every new scenario is searched off the UI thread; only the newest one's advice lands.
+    connect(m_document->controller(), &PlanController::updated, this, &MainWindow::requestAdvice);
+    connect(m_advisor, &AdvisorWorker::ready, m_fit, &FitAdvisorPanel::setResult);
+    connect(m_fit, &FitAdvisorPanel::applyRequested, this, &MainWindow::applySuggestion);
+    connect(m_fit, &FitAdvisorPanel::previewRequested, m_breakdown, &BreakdownChart::setPreview);
+    connect(m_fit, &FitAdvisorPanel::previewCleared, m_breakdown, &BreakdownChart::clearPreview);
+    connect(m_fit, &FitAdvisorPanel::collapsedChanged, this,
+            [](bool collapsed) { Settings::setFitPanelCollapsed(collapsed); });
 
     const QByteArray geometry = Settings::windowGeometry();
     if (geometry.isEmpty() || !restoreGeometry(geometry))
@@ -102,6 +121,10 @@ MainWindow::~MainWindow()
     // part is gone: nothing of theirs may reach the window on the way out.
     m_document->disconnect(this);
     m_document->controller()->disconnect(this);
+    // The search under way, if any, is stopped and its thread joined before the panel it
+    // would report to goes.
+    delete m_advisor;
+    m_advisor = nullptr;
 }
 
 void MainWindow::buildMenus()
@@ -287,10 +310,22 @@ void MainWindow::showRefusal(const QString &reason, QWidget *control)
         QToolTip::showText(control->mapToGlobal(QPoint(0, control->height())), reason, control);
 }
 
+void MainWindow::requestAdvice()
+{
+    m_fit->setPending(scenario());
+    m_advisor->request(scenario());
+}
+
+void MainWindow::applySuggestion(const Scenario &suggestion, const QString &what)
+{
+    m_document->edit(suggestion, what);
+}
+
 void MainWindow::setUnit(Unit unit)
 {
     m_unit = unit;
     m_comparison->setUnit(unit);
+    m_fit->setUnit(unit);
     Settings::setUnit(unit);
     redraw();
 }
@@ -306,6 +341,8 @@ void MainWindow::redraw()
     m_batchCurve->setCurve(c->batchCurve(), m_unit);
     m_sequenceCurve->setCurve(c->sequenceCurve(), m_unit);
     m_gpuCurve->setCurve(c->gpuCurve(), m_unit);
+    m_servingCharts->setCurves(c->servingCurves());
+    m_controls->servingGroup()->setPlan(e.serving, m_unit);
     m_status->setEstimate(e, m_unit, scenario().training.mode);
     m_clearCalibration->setEnabled(e.calibrated);
     updateTitle();
@@ -327,6 +364,12 @@ bool MainWindow::saveScreenshot(const QString &path, QSize size)
     resize(size);
     show();
     QApplication::processEvents();
+    // The advice is searched on its own thread: wait for it (a few milliseconds; a bound in
+    // case a search ever takes long) so the picture shows the panel filled in.
+    QElapsedTimer waited;
+    waited.start();
+    while ((!m_advisor->idle() || m_fit->pending()) && waited.elapsed() < 10000)
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
     redraw();
     QApplication::processEvents();
     return grab().save(path);

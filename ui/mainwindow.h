@@ -13,6 +13,7 @@ class QUndoStack;
 
 namespace vramplan::ui {
 
+class AdvisorWorker;
 class BreakdownChart;
 class ChartsPage;
 class ComparisonActions;
@@ -21,7 +22,9 @@ class ControlsPanel;
 class CurveChart;
 class Document;
 class ExportActions;
+class ServingCharts;
 class FileActions;
+class FitAdvisorPanel;
 class PlanController;
 class StatusLine;
 class TimelineChart;
@@ -63,7 +66,8 @@ public:
     Unit unit() const { return m_unit; }
     void setUnit(Unit unit);
 
-    // Renders the window at the given size into a PNG (works offscreen); false on failure.
+    // Renders the window at the given size into a PNG (works offscreen), once the "Make it fit"
+    // panel shows the advice for the scenario; false on failure.
     bool saveScreenshot(const QString &path, QSize size = QSize(1280, 800));
 
     Document *document() const { return m_document; }
@@ -78,6 +82,9 @@ public:
     ComparisonActions *comparisonActions() const { return m_comparisonActions; }
     StatusLine *statusLine() const { return m_status; }
     ChartsPage *chartsPage() const { return m_chartsPage; }
+    FitAdvisorPanel *fitAdvisor() const { return m_fit; }
+    AdvisorWorker *advisorWorker() const { return m_advisor; }
+    ServingCharts *servingCharts() const { return m_servingCharts; }
     void showComparison();
     void showPlan();
     // Scenario files opened side by side; false (and a message) if any cannot be read.
@@ -98,12 +105,16 @@ private:
     void redraw();
     void updateTitle();
     void showRefusal(const QString &reason, QWidget *control);
+    void requestAdvice();
+    void applySuggestion(const Scenario &suggestion, const QString &what);
 
     Document *m_document;
     ControlsPanel *m_controls;
     BreakdownChart *m_breakdown;
     CurveChart *m_batchCurve, *m_sequenceCurve, *m_gpuCurve;
     TimelineChart *m_timeline;
+    FitAdvisorPanel *m_fit;
+    AdvisorWorker *m_advisor;
     ChartsPage *m_chartsPage;
     QTabWidget *m_pages;
     ComparisonView *m_comparison;
@@ -111,6 +122,7 @@ private:
     FileActions *m_fileActions = nullptr;
     ExportActions *m_exportActions = nullptr;
     ComparisonActions *m_comparisonActions = nullptr;
+    ServingCharts *m_servingCharts = nullptr;
     QAction *m_clearCalibration = nullptr;
     Unit m_unit = Unit::GiB;
 };

@@ -149,6 +149,8 @@ void PlanController::recompute()
     m_gpus.largestFitting = fewest > 0 ? double(fewest) : -1;
     m_gpus.fitLabel = tr("fewest that fit");
     sweep(m_gpus, s, *findNumericField("parallelism.gpus"));
+
+    m_serving = vramplan::ui::servingCurves(s);
 }
 
 } // namespace vramplan::ui

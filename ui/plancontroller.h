@@ -4,6 +4,7 @@
 // that calls the estimator; widgets edit the scenario through it and draw what it publishes.
 
 #include "charts/curvechart.h"
+#include "charts/servingcurves.h"
 #include "estimate.h"
 #include "scenario.h"
 
@@ -25,6 +26,9 @@ public:
     const CurveData &batchCurve() const { return m_batch; }
     const CurveData &sequenceCurve() const { return m_sequence; }
     const CurveData &gpuCurve() const { return m_gpus; }
+    // An inference server's curves (servingcurves.h); `present` only for a scenario with an
+    // engine.
+    const ServingCurves &servingCurves() const { return m_serving; }
     // The same scenario with perfectly balanced routing (moe.imbalance = 1): present only for a
     // mixture-of-experts scenario whose imbalance > 1 changes the device total. The curves carry
     // the balanced totals of their samples in CurveData::balancedBytes on the same terms.
@@ -44,6 +48,7 @@ private:
     Estimate m_estimate;
     std::optional<Estimate> m_balanced;
     CurveData m_batch, m_sequence, m_gpus;
+    ServingCurves m_serving;
 };
 
 // The sample points of a log-scaled curve: every power of two and three points between each,

@@ -2,7 +2,9 @@
 // is cut off, no label runs into another (timeline names, the breakdown's "over by" and
 // capacity labels, the curves' marker labels stay inside the plot), every combo box shows its
 // whole choice at the default size, and a long status message stops short of the parameter
-// counts (issue 11, items 6 and 12). VRAMPLAN_TEST_SHOTS=folder keeps a picture of each.
+// counts (issue 11, items 6 and 12). The "Make it fit" panel sits under the breakdown (a tab of
+// its own in a small window) with every chip and line whole within it (issue 12).
+// VRAMPLAN_TEST_SHOTS=folder keeps a picture of each.
 
 #include "charts/breakdownchart.h"
 #include "charts/curvechart.h"
@@ -10,6 +12,8 @@
 #include "charts/timelinechart.h"
 #include "chartspage.h"
 #include "panels/controlspanel.h"
+#include "panels/fitadvisorpanel.h"
+#include "panels/fitchip.h"
 #include "panels/statusline.h"
 #include "uitesting.h"
 
@@ -56,6 +60,8 @@ private slots:
     }
     void nothingCutOrOverlapping_data();
     void nothingCutOrOverlapping();
+    void fitPanelWhole_data();
+    void fitPanelWhole();
     void comboBoxesShowTheirChoice();
     void longStatusMessageStopsShortOfTheCounts();
 };
@@ -167,6 +173,71 @@ void TestLayout::nothingCutOrOverlapping()
         QVERIFY(!markers.currentLabelRect().intersects(markers.fittingLabelRect()));
         QVERIFY(!markers.capacityLabelRect().intersects(markers.fittingLabelRect()));
         QVERIFY(!markers.capacityLabelRect().intersects(markers.currentLabelRect()));
+    }
+}
+
+void TestLayout::fitPanelWhole_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<bool>("tabbed");
+    // 1280x800 and 1024x640 side by side; 800x600 (too narrow) and 1024x480 (too low) leave
+    // the Plan page less than 640x460: every chart a tab, the panel one of them.
+    const std::pair<QSize, bool> sizes[] = {{QSize(1280, 800), false},
+                                            {QSize(1024, 640), false},
+                                            {QSize(800, 600), true},
+                                            {QSize(1024, 480), true}};
+    for (const auto &[size, tabbed] : sizes)
+        for (const char *scenario : {"default", "screenshot", "llama-3.1-405b-rtx4090"})
+            QTest::addRow("%dx%d %s", size.width(), size.height(), scenario)
+                << size << scenario << tabbed;
+}
+
+void TestLayout::fitPanelWhole()
+{
+    QFETCH(QSize, size);
+    QFETCH(QString, scenario);
+    QFETCH(bool, tabbed);
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(scenario == "default"      ? defaultScenario()
+                  : scenario == "screenshot" ? screenshotScenario()
+                                             : dataScenario(scenario));
+    QVERIFY(showAt(w, size));
+    QCOMPARE(w.size(), size);
+    FitAdvisorPanel *panel = w.fitAdvisor();
+    panel->setCollapsed(false);
+    QTRY_VERIFY(!panel->pending() && panel->result().generation != 0);
+    ChartsPage *page = w.chartsPage();
+    QCOMPARE(page->tabbed(), tabbed);
+    if (page->tabbed()) {
+        QCOMPARE(page->curveTabs()->tabText(1), QStringLiteral("Make it fit"));
+        page->curveTabs()->setCurrentWidget(panel);
+    } else {
+        // Under the breakdown, as wide as it.
+        QCOMPARE(panel->geometry().left(), w.breakdownChart()->geometry().left());
+        QCOMPARE(panel->width(), w.breakdownChart()->width());
+        QVERIFY(panel->geometry().top() >= w.breakdownChart()->geometry().bottom());
+        QVERIFY(w.breakdownChart()->height() >= 2 * panel->height() / 3);
+    }
+    QCoreApplication::processEvents();
+    keepShot(w, QStringLiteral("fit-%1x%2-%3").arg(size.width()).arg(size.height()).arg(scenario));
+    QVERIFY(panel->isVisible());
+    QVERIFY(!panel->chips().isEmpty());
+    // Every chip within the panel's width, its title at least its first phrase whole; every
+    // label of text as tall as its wrapped text.
+    for (FitChip *chip : panel->chips()) {
+        const QRect in(chip->mapTo(panel, QPoint(0, 0)), chip->size());
+        QVERIFY2(in.left() >= 0 && in.right() < panel->width(), qPrintable(chip->title()));
+        QVERIFY2(!chip->shownTitle().endsWith(QChar(0x2026)), qPrintable(chip->shownTitle()));
+    }
+    for (QLabel *label : panel->findChildren<QLabel *>()) {
+        if (!label->isVisible() || label->text().isEmpty())
+            continue;
+        QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                 qPrintable(label->text()));
+        const QRect in(label->mapTo(panel, QPoint(0, 0)), label->size());
+        QVERIFY2(in.right() < panel->width(), qPrintable(label->text()));
     }
 }
 

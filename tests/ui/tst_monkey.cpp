@@ -6,13 +6,19 @@
 // every burst of 100 events the invariants hold: the scenario parses back from its JSON, the
 // estimate is finite and drawn, the undo stack's index lies within its count and undoing all
 // then redoing all comes back to the same scenario, the controls show the scenario, and no
-// control shows a value outside its range. VRAMPLAN_MONKEY_SEED and VRAMPLAN_MONKEY_EVENTS
-// change the walk.
+// control shows a value outside its range, and once its search has landed the "Make it fit"
+// panel shows advice for the scenario the window holds, every suggestion fitting on its own
+// (its chips are clicked, hovered and tabbed to like any other widget; the advisor thread is
+// never waited for during the walk). VRAMPLAN_MONKEY_SEED and VRAMPLAN_MONKEY_EVENTS change the
+// walk.
 
+#include "advisorworker.h"
 #include "charts/breakdownchart.h"
 #include "document/dialogs.h"
 #include "document/document.h"
+#include "document/editcommand.h"
 #include "panels/controlspanel.h"
+#include "panels/fitadvisorpanel.h"
 #include "panels/logslider.h"
 #include "plancontroller.h"
 #include "uitesting.h"
@@ -289,6 +295,21 @@ void checkInvariants(MainWindow &w, const QString &last)
     undo->setIndex(index);
     QCOMPARE(dump(w.scenario()), text);
     QCOMPARE(dump(c->scenario()), text);
+
+    // Last, as waiting lets timers run: the advice, once it lands, is for the scenario the
+    // window then holds, and each suggestion fits on its own. A spin box arrow or slider
+    // groove the walk left pressed repeats an edit every few milliseconds, faster than a
+    // search, and no advice could land: release them first, as the user's hand would.
+    for (QWidget *held : w.findChildren<QWidget *>())
+        if (held->isVisible() &&
+            (qobject_cast<QAbstractSpinBox *>(held) || qobject_cast<QSlider *>(held)))
+            QTest::mouseRelease(held, Qt::LeftButton, {}, QPoint(0, 0));
+    FitAdvisorPanel *fit = w.fitAdvisor();
+    QVERIFY2(QTest::qWaitFor([&] { return w.advisorWorker()->idle() && !fit->pending(); }, 10000),
+             context);
+    QVERIFY2(sameScenario(fit->result().scenario, w.scenario()), context);
+    for (const Suggestion &sg : fit->result().advice.suggestions)
+        QVERIFY2(estimate(sg.scenario).fits, context);
 }
 
 } // namespace
@@ -327,8 +348,9 @@ void TestMonkey::tenThousandEvents()
     Monkey monkey(w, seed);
     // How much of the window the walk reached: distinct scenarios, undo steps made.
     std::set<std::string> scenarios;
-    int steps = 0;
+    int steps = 0, applied = 0;
     connect(w.undoStack(), &QUndoStack::indexChanged, this, [&] { ++steps; });
+    connect(w.fitAdvisor(), &FitAdvisorPanel::applyRequested, this, [&] { ++applied; });
     connect(w.document(), &Document::applied, this,
             [&](const Scenario &s) { scenarios.insert(dump(s)); });
     QElapsedTimer clock;
@@ -350,8 +372,9 @@ void TestMonkey::tenThousandEvents()
                 monkey.resize();
         }
     }
-    qInfo("%d events in %.1f s (seed %u): %zu scenarios, %d history moves", events,
-          double(clock.elapsed()) / 1000.0, seed, scenarios.size(), steps);
+    qInfo("%d events in %.1f s (seed %u): %zu scenarios, %d history moves, %d suggestions "
+          "applied",
+          events, double(clock.elapsed()) / 1000.0, seed, scenarios.size(), steps, applied);
     QVERIFY(scenarios.size() > 100); // the walk edits, not only clicks on nothing
 }
 

@@ -174,6 +174,8 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_balancedLabel->setTextAlignment(Qt::AlignLeft);
     m_balancedLabel->setPadding(QMargins(4, 1, 2, 1));
 
+    addPreviewItems();
+
     for (int i = 0; i < m_plot->itemCount(); ++i)
         m_plot->item(i)->setSelectable(false);
 
@@ -209,8 +211,18 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
 void BreakdownChart::setEstimate(const Estimate &e, Unit unit,
                                  std::optional<double> balancedDeviceBytes)
 {
-    m_estimate = e;
+    m_current = e;
+    m_currentBalanced = balancedDeviceBytes;
     m_unit = unit;
+    m_preview.clear(); // a new estimate: whatever was previewed was a change to the old one
+    draw(e, balancedDeviceBytes);
+    markPreview();
+}
+
+void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDeviceBytes)
+{
+    const Unit unit = m_unit;
+    m_estimate = e;
     m_hovered = -1;
 
     double total = 0;      // in the unit
@@ -221,12 +233,25 @@ void BreakdownChart::setEstimate(const Estimate &e, Unit unit,
         totalBytes += sanitized(e.perGpu[i]);
         m_bars[i]->data()->set({QCPBarsData(barKey, m_values[i])}, true);
     }
+    // The KV cache is an inference server's (docs/serving.md): named only where there is one.
+    QCPBars *kv = m_bars[int(Component::KvCache)];
+    if ((m_values[int(Component::KvCache)] > 0) != m_plot->legend->hasItemWithPlottable(kv)) {
+        m_plot->legend->clearItems();
+        for (int i = componentCount - 1; i >= 0; --i)
+            if (m_bars[i] != kv || m_values[i] > 0)
+                m_bars[i]->addToLegend();
+        applyFonts();
+    }
     m_capacity = sanitized(toUnit(e.capacityBytes, unit));
     m_likely = {total * validationErrorBand.low, total * validationErrorBand.high};
     m_bandLine->setVisible(total > 0);
     m_bandLine->start->setCoords(bandKey, m_likely.first);
     m_bandLine->end->setCoords(bandKey, m_likely.second);
-    const double top = std::max(m_likely.second, m_capacity);
+    double top = std::max(m_likely.second, m_capacity);
+    // A preview keeps the scale of the current drawing, so the bar visibly shrinks or grows,
+    // and the current total's line stays in view.
+    if (!m_preview.isEmpty())
+        top = std::max(top, toUnit(currentTotalBytes(), unit) * validationErrorBand.high);
     setSizeAxis(m_plot->yAxis, top > 0 ? top * 1.15 : 1.0, unit, QStringLiteral("Memory per GPU"));
 
     auto *ticker = static_cast<QCPAxisTickerText *>(m_plot->xAxis->ticker().data());
@@ -405,6 +430,7 @@ void BreakdownChart::applyFonts()
     }
     m_capacityLabel->setFont(base);
     m_balancedLabel->setFont(base);
+    m_nowLabel->setFont(base);
     m_totalLabel->setFont(bold);
     m_gapLabel->setFont(bold);
     for (QCPTextElement *text : {m_measuredHeading, m_measuredNames, m_measuredValues})

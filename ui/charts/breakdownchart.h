@@ -39,6 +39,17 @@ public:
     void setEstimate(const vramplan::Estimate &e, Unit unit,
                      std::optional<double> balancedDeviceBytes = std::nullopt);
 
+    // A preview (hovering a "Make it fit" suggestion): `preview` drawn in place of the estimate,
+    // its bars paler, with a dashed line where the current total stands ("now 93.21 GiB").
+    // clearPreview() draws the estimate again; so does the next setEstimate.
+    void setPreview(const vramplan::Estimate &preview, const QString &what);
+    void clearPreview();
+    // What is previewed ("" when nothing is) and the total it draws, in the unit.
+    QString previewText() const { return m_preview; }
+    double totalValue() const { return m_total; }
+    // The current total's marker while previewing: its value in the unit, NaN when hidden.
+    double nowValue() const;
+
     // What is drawn, in the unit of the last setEstimate (for tests).
     double barValue(vramplan::Component c) const;
     double capacityValue() const;
@@ -56,6 +67,11 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    void draw(const vramplan::Estimate &e, std::optional<double> balancedDeviceBytes);
+    // breakdownpreview.cpp
+    void addPreviewItems();
+    void markPreview();
+    double currentTotalBytes() const; // of the last setEstimate, as its bar adds up
     void applyFonts();
     void arrange(bool below);
     void placeGapLabel();      // for the layout just made
@@ -94,6 +110,12 @@ private:
 
     // A copy for the tooltips, which list the items of the estimate drawn last.
     vramplan::Estimate m_estimate;
+    // The estimate of the last setEstimate, drawn again when a preview ends.
+    vramplan::Estimate m_current;
+    std::optional<double> m_currentBalanced;
+    QString m_preview;      // what is previewed; "" when the current estimate is drawn
+    QCPItemLine *m_nowLine; // while previewing: the current total across the bar
+    QCPItemText *m_nowLabel;
     Unit m_unit = Unit::GiB;
     std::array<double, vramplan::componentCount> m_values{};
     double m_capacity = 0;

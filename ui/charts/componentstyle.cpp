@@ -16,6 +16,7 @@ QColor componentColor(Component component)
         QColor(0xe3, 0x77, 0xc2), // logits and loss: pink
         QColor(0x8c, 0x56, 0x4b), // temporary: brown
         QColor(0x9e, 0x9e, 0x9e), // framework: grey
+        QColor(0x17, 0xbe, 0xcf), // KV cache (serving): cyan, apart from every other
     };
     return colors[static_cast<size_t>(component)];
 }

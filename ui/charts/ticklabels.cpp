@@ -79,6 +79,8 @@ QString phaseShortName(Phase phase)
         return QStringLiteral("validation");
     case Phase::Generation:
         return QStringLiteral("generation");
+    case Phase::Initialisation:
+        return QStringLiteral("model load");
     }
     return phaseName(phase);
 }

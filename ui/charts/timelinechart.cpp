@@ -133,7 +133,14 @@ void TimelineChart::setEstimate(const Estimate &e, Unit unit)
     m_totals.fill(0);
     m_peakIndex = -1;
     double top = 0;
-    for (const PhaseTotals &phase : e.phases) {
+    // The model load comes before the step it precedes; the step's phases follow in order.
+    std::array<const PhaseTotals *, vramplan::phaseCount> ordered{};
+    ordered[0] = &e.phases[size_t(Phase::Initialisation)];
+    for (int i = 0, n = 1; i < vramplan::phaseCount; ++i)
+        if (Phase(i) != Phase::Initialisation)
+            ordered[size_t(n++)] = &e.phases[size_t(i)];
+    for (const PhaseTotals *ordering : ordered) {
+        const PhaseTotals &phase = *ordering;
         if (!phase.present)
             continue;
         const int index = m_phaseCount++;

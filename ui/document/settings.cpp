@@ -9,6 +9,7 @@ const char *keyGeometry = "window/geometry";
 const char *keyState = "window/state";
 const char *keyUnit = "view/unit";
 const char *keyRecent = "files/recent";
+const char *keyFitCollapsed = "view/fitPanelCollapsed";
 constexpr int maxRecent = 8;
 } // namespace
 
@@ -39,6 +40,16 @@ Unit Settings::unit()
 void Settings::setUnit(Unit unit)
 {
     QSettings().setValue(keyUnit, unitName(unit));
+}
+
+bool Settings::fitPanelCollapsed()
+{
+    return QSettings().value(keyFitCollapsed, false).toBool();
+}
+
+void Settings::setFitPanelCollapsed(bool collapsed)
+{
+    QSettings().setValue(keyFitCollapsed, collapsed);
 }
 
 QStringList Settings::recentFiles()

@@ -1,6 +1,7 @@
 #pragma once
 // UI state kept between runs (QSettings), through typed accessors in one place: window
-// geometry and the size unit. Scenarios live in files, never here.
+// geometry, the size unit, whether the "Make it fit" panel is collapsed. Scenarios live in files,
+// never here.
 
 #include "charts/units.h"
 
@@ -18,6 +19,8 @@ public:
     static void setWindowState(const QByteArray &state);
     static Unit unit();
     static void setUnit(Unit unit);
+    static bool fitPanelCollapsed();
+    static void setFitPanelCollapsed(bool collapsed);
     static QStringList recentFiles();
     static void addRecentFile(const QString &path); // most recent first, at most 8
 };

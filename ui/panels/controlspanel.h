@@ -1,6 +1,7 @@
 #pragma once
 // Every knob of a scenario, grouped: the name, the model, batch and sequence, mode, precision
-// and optimizer, memory savers, parallelism, the GPU (one ControlGroup each). The panel
+// and optimizer, the inference server, memory savers, parallelism, the GPU (one ControlGroup
+// each). The panel
 // computes nothing: it shows a scenario, and when the user turns a knob it emits the edited
 // scenario, already checked for consistency, with the step's name. An edit that would make the
 // scenario inconsistent is refused, saying which value of which control and why. Knobs that
@@ -29,6 +30,7 @@ class NameGroup;
 class ParallelGroup;
 class PresetPicker;
 class SaversGroup;
+class ServingGroup;
 class TrainingGroup;
 
 class ControlsPanel : public QWidget
@@ -63,6 +65,7 @@ public:
     QComboBox *precisionBox() const;
     QComboBox *optimizerBox() const;
     QComboBox *attentionBox() const;
+    ServingGroup *servingGroup() const { return m_serving; }
     QWidget *controlFor(const QString &field) const; // "training.gradient_accumulation_steps"
     const std::vector<ControlGroup *> &groups() const { return m_groups; }
 
@@ -86,6 +89,7 @@ private:
     ModelGroup *m_model;
     BatchGroup *m_batch;
     TrainingGroup *m_training;
+    ServingGroup *m_serving;
     SaversGroup *m_savers;
     ParallelGroup *m_parallel;
     GpuGroup *m_gpu;

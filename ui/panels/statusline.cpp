@@ -69,6 +69,17 @@ void StatusLine::setEstimate(const Estimate &e, Unit unit, Mode mode)
     const std::string_view phase = phaseLabel(e.peak.phase);
     m_phase->setText(
         tr("peak at %1").arg(QString::fromUtf8(phase.data(), qsizetype(phase.size()))));
+    m_phase->setToolTip(QString());
+    // A server that would not start says so first, whatever the memory total: the engine's own
+    // message in place of the phase (elided; whole in its tooltip and the Serving group).
+    if (const std::string failure = servingFailureText(e.serving);
+        e.serving.present && !failure.empty()) {
+        m_fit->setText(tr("the engine would not start"));
+        m_fit->setStyleSheet(
+            QStringLiteral("color: %1; font-weight: bold").arg(overflowColor().name()));
+        m_phase->setText(QString::fromStdString(failure));
+        m_phase->setToolTip(m_phase->text());
+    }
     // Inference trains nothing: no trainable count.
     const QString total = formatCount(double(e.parameters.total));
     m_counts->setText(mode == Mode::Train

@@ -58,7 +58,9 @@ TrainingGroup::TrainingGroup(QWidget *parent)
          {Framework::Torchtitan, "torchtitan (FSDP2, float8)"},
          {Framework::Megatron, "Megatron-LM / Megatron-Core (main_grad buffers, distributed "
                                "optimizer)"},
-         {Framework::Deepspeed, "DeepSpeed ZeRO engine (communication buckets)"}});
+         {Framework::Deepspeed, "DeepSpeed ZeRO engine (communication buckets)"},
+         {Framework::Unsloth, "Unsloth (its fused kernels and loss, 16-bit frozen base, "
+                              "checkpoints offloaded to the host)"}});
     addRow(tr("Mode"), m_mode, QStringLiteral("training.mode"), tr("mode"),
            tr("Training (a full step) or inference (forward only)"));
     addRow(tr("Precision"), m_precision, QStringLiteral("training.precision"), tr("precision"),

@@ -1,0 +1,302 @@
+// An inference server in the window (issue 14): the Serving group in inference mode, the KV
+// cache as its own segment of the breakdown, the curves of what the server's settings buy, and
+// the engine's own message when it would not start.
+
+#include "charts/breakdownchart.h"
+#include "charts/componentstyle.h"
+#include "charts/servingcurvechart.h"
+#include "chartspage.h"
+#include "estimate.h"
+#include "panels/controlspanel.h"
+#include "panels/fitwording.h"
+#include "panels/servinggroup.h"
+#include "plancontroller.h"
+#include "servingcharts.h"
+#include "uitesting.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QUndoStack>
+
+using namespace vramplan;
+using namespace vramplan::ui;
+using namespace vramplan::test;
+
+namespace {
+
+constexpr double gib = 1073741824.0;
+
+void chooseData(QComboBox *box, const QVariant &data)
+{
+    const int index = box->findData(data);
+    QVERIFY2(index >= 0, qPrintable(data.toString()));
+    box->setCurrentIndex(index);
+}
+
+Scenario vllmScenario()
+{
+    return dataScenario(QStringLiteral("llama-3.1-8b-vllm-h100"));
+}
+
+bool legendNames(const BreakdownChart *chart, const QString &name)
+{
+    QCPLegend *legend = chart->plot()->legend;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+            if (item->plottable()->name() == name)
+                return true;
+    return false;
+}
+
+bool tabShown(const MainWindow &w, QWidget *chart)
+{
+    Q_UNUSED(w);
+    auto *parent = chart->parentWidget();
+    while (parent && !qobject_cast<QTabWidget *>(parent))
+        parent = parent->parentWidget();
+    auto *tabWidget = qobject_cast<QTabWidget *>(parent);
+    return tabWidget && tabWidget->isTabVisible(tabWidget->indexOf(chart));
+}
+
+} // namespace
+
+class TestServingWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void servingGroupFollowsTheMode();
+    void kvCacheIsItsOwnSegment();
+    void utilizationIsOneUndoStep();
+    void curvesPassThroughTheCurrentPlan();
+    void noEngineRestoresTheNaiveForwardPass();
+    void failureIsShown();
+    void nothingCut_data();
+    void nothingCut();
+};
+
+void TestServingWindow::servingGroupFollowsTheMode()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    ServingGroup *group = w.controls()->servingGroup();
+    QVERIFY(group->isHidden()); // training: no server
+    chooseData(w.controls()->modeBox(), int(Mode::Inference));
+    QVERIFY(!group->isHidden());
+    // No engine yet: the naive forward pass, and the server's settings wait for one.
+    QCOMPARE(group->engineBox()->currentText(), QStringLiteral("none"));
+    QVERIFY(!group->utilizationBox()->isEnabled());
+    QVERIFY(!w.servingCharts()->shown());
+    chooseData(group->engineBox(), int(ServingEngine::Vllm));
+    QVERIFY(w.scenario().serving.present);
+    QCOMPARE(w.scenario().serving.engine, ServingEngine::Vllm);
+    QVERIFY(group->utilizationBox()->isEnabled());
+    // vLLM's default, as the estimate resolves it.
+    QCOMPARE(group->utilizationBox()->value(), 0.9);
+    QVERIFY(w.servingCharts()->shown());
+    QVERIFY(tabShown(w, w.servingCharts()->contextChart()));
+    QVERIFY(!tabShown(w, w.batchChart()));
+    // Every control says what it does.
+    for (QWidget *control : group->controls())
+        QVERIFY2(!control->toolTip().isEmpty(), qPrintable(ControlGroup::label(control)));
+    chooseData(w.controls()->modeBox(), int(Mode::Train));
+    QVERIFY(group->isHidden());
+}
+
+void TestServingWindow::kvCacheIsItsOwnSegment()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    QCOMPARE(w.breakdownChart()->barValue(Component::KvCache), 0.0);
+    const QString kvName = componentName(Component::KvCache);
+    QVERIFY(!legendNames(w.breakdownChart(), kvName));
+    chooseData(w.controls()->modeBox(), int(Mode::Inference));
+    chooseData(w.controls()->servingGroup()->engineBox(), int(ServingEngine::Vllm));
+    const ServingPlan plan = planServing(w.scenario());
+    QVERIFY(plan.kvCacheBytes > 0);
+    QCOMPARE(w.breakdownChart()->barValue(Component::KvCache), plan.kvCacheBytes / gib);
+    QVERIFY(legendNames(w.breakdownChart(), kvName));
+    QVERIFY(componentColor(Component::KvCache).isValid());
+    for (int i = 0; i < componentCount - 1; ++i)
+        QVERIFY(componentColor(Component(i)) != componentColor(Component::KvCache));
+    // The group in view, every row of it inside the panel.
+    ServingGroup *group = w.controls()->servingGroup();
+    auto *scroll = qobject_cast<QScrollArea *>(w.controls()->parentWidget()->parentWidget());
+    QVERIFY(scroll);
+    scroll->ensureWidgetVisible(group->planLabel());
+    QCoreApplication::processEvents();
+    QVERIFY(group->planLabel()->isVisible());
+    const QRect panel = scroll->viewport()->rect();
+    for (QWidget *control : group->controls()) {
+        const QRect r(control->mapTo(scroll->viewport(), QPoint(0, 0)), control->size());
+        QVERIFY2(r.right() <= panel.right(), qPrintable(ControlGroup::label(control)));
+    }
+    keepShot(w, QStringLiteral("serving-vllm"));
+    keepShot(*group, QStringLiteral("serving-group"));
+}
+
+void TestServingWindow::utilizationIsOneUndoStep()
+{
+    MainWindow w;
+    w.setScenario(vllmScenario());
+    ServingGroup *group = w.controls()->servingGroup();
+    const ServingPlan before = planServing(w.scenario());
+    const QString shownBefore = group->planLabel()->text();
+    QCOMPARE(shownBefore,
+             QStringLiteral("KV cache %1: %2 tokens, %3 requests of 32k tokens at once")
+                 .arg(formatSize(before.kvCacheBytes, Unit::GiB),
+                      groupedNumber(before.kvCacheTokens),
+                      QString::number(before.maxConcurrency, 'f', 2)));
+    const int steps = w.undoStack()->count();
+    group->utilizationBox()->setValue(0.8);
+    QCOMPARE(w.undoStack()->count(), steps + 1);
+    QCOMPARE(w.undoStack()->undoText(), QStringLiteral("Change GPU memory utilization"));
+    QCOMPARE(w.scenario().serving.gpuMemoryUtilization, 0.8);
+    const ServingPlan after = planServing(w.scenario());
+    QVERIFY(after.kvCacheTokens < before.kvCacheTokens);
+    QVERIFY(group->planLabel()->text().contains(
+        QStringLiteral("%1 tokens").arg(groupedNumber(after.kvCacheTokens))));
+    w.undoStack()->undo();
+    QCOMPARE(w.scenario().serving.gpuMemoryUtilization, 0.9);
+    QCOMPARE(group->utilizationBox()->value(), 0.9);
+    QCOMPARE(group->planLabel()->text(), shownBefore);
+}
+
+void TestServingWindow::curvesPassThroughTheCurrentPlan()
+{
+    MainWindow w;
+    w.setScenario(vllmScenario());
+    const ServingPlan plan = planServing(w.scenario());
+    const ServingCharts *charts = w.servingCharts();
+    const double len = double(w.scenario().serving.maxModelLen);
+    QCOMPARE(charts->contextChart()->currentMarker(), len);
+    QCOMPARE(charts->contextChart()->valueAt(len), plan.maxConcurrency);
+    QCOMPARE(charts->contextChart()->currentLabel(),
+             QStringLiteral("32k: %1 requests").arg(QString::number(plan.maxConcurrency, 'f', 2)));
+    // Longer requests, fewer at once.
+    QVERIFY(charts->contextChart()->valueAt(2 * len) < plan.maxConcurrency);
+    QCOMPARE(charts->utilizationChart()->valueAt(0.9), double(plan.kvCacheTokens));
+    QVERIFY(charts->utilizationChart()->valueAt(0.5) < double(plan.kvCacheTokens));
+    // Llama-3.1-8B's 8 KV heads allow TP 1, 2, 4 and 8.
+    const std::vector<double> tp = charts->tensorParallelChart()->curve().x;
+    QCOMPARE(tp, (std::vector<double>{1, 2, 4, 8}));
+    QCOMPARE(charts->tensorParallelChart()->valueAt(1), plan.maxConcurrency);
+    QVERIFY(charts->tensorParallelChart()->valueAt(2) > plan.maxConcurrency);
+    QCOMPARE(charts->contextChart()->plot()->xAxis->label(),
+             QStringLiteral("max_model_len (tokens)"));
+
+    // Each curve in view, for a person to look at (VRAMPLAN_TEST_SHOTS).
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    for (ServingCurveChart *chart :
+         {charts->contextChart(), charts->utilizationChart(), charts->tensorParallelChart()}) {
+        w.chartsPage()->curveTabs()->setCurrentWidget(chart);
+        replotAll(w);
+        QVERIFY(chart->isVisible());
+        keepShot(w, QStringLiteral("serving-") + chart->title().section(QLatin1Char(' '), -1));
+    }
+}
+
+void TestServingWindow::noEngineRestoresTheNaiveForwardPass()
+{
+    MainWindow w;
+    w.setScenario(vllmScenario());
+    Scenario naive = vllmScenario();
+    naive.serving = ServingConfig{};
+    const Estimate expected = vramplan::estimate(naive);
+    chooseData(w.controls()->servingGroup()->engineBox(), QVariant(-1));
+    QVERIFY(!w.scenario().serving.present);
+    QCOMPARE(w.controller()->estimate().peak.device, expected.peak.device);
+    QCOMPARE(w.breakdownChart()->barValue(Component::KvCache), 0.0);
+    QVERIFY(!legendNames(w.breakdownChart(), componentName(Component::KvCache)));
+    QVERIFY(!w.servingCharts()->shown());
+    QVERIFY(w.controls()->servingGroup()->planLabel()->isHidden());
+    w.undoStack()->undo();
+    QVERIFY(w.scenario().serving.present);
+    QVERIFY(w.servingCharts()->shown());
+}
+
+void TestServingWindow::failureIsShown()
+{
+    // Llama-3.1-70B in bf16 is about 131 GiB of weights: nothing is left of a 24 GB card.
+    Scenario s = vllmScenario();
+    const Scenario seventy = parseOrFail(R"({"format": "vramplan-scenario", "version": 1,
+        "model": {"preset": "llama-3.1-70b"}, "training": {"mode": "inference"},
+        "gpu": {"preset": "rtx-4090"}})");
+    s.model = seventy.model;
+    s.gpu = seventy.gpu;
+    QVERIFY(checkScenario(s).empty());
+    const ServingPlan plan = planServing(s);
+    QVERIFY(plan.status != ServingStatus::Ok);
+    const QString failure = QString::fromStdString(servingFailureText(plan));
+    QVERIFY(!failure.isEmpty());
+
+    MainWindow w;
+    w.setScenario(s);
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    const QLabel *label = w.controls()->servingGroup()->planLabel();
+    QCOMPARE(label->text(), QStringLiteral("The engine would not start: %1").arg(failure));
+    QVERIFY(label->isVisible());
+    QVERIFY(w.statusText().contains(QStringLiteral("the engine would not start | ") + failure));
+    // Every context length fails on this card: the curve's samples are marked as refused.
+    const ServingCurve &curve = w.servingCharts()->contextChart()->curve();
+    QVERIFY(!curve.starts.empty());
+    for (bool starts : curve.starts)
+        QVERIFY(!starts);
+    keepShot(w, QStringLiteral("serving-failure"));
+    keepShot(*w.controls()->servingGroup(), QStringLiteral("serving-group-failure"));
+}
+
+void TestServingWindow::nothingCut_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("starts");
+    for (const QSize size : {QSize(1280, 800), QSize(1024, 640), QSize(800, 600)})
+        for (bool starts : {true, false})
+            QTest::addRow("%dx%d %s", size.width(), size.height(), starts ? "starts" : "fails")
+                << size << starts;
+}
+
+void TestServingWindow::nothingCut()
+{
+    QFETCH(QSize, size);
+    QFETCH(bool, starts);
+    Scenario s = vllmScenario();
+    if (!starts) // 70B in bf16 on one 24 GB card
+        s.gpu = parseOrFail(R"({"format": "vramplan-scenario", "version": 1,
+            "gpu": {"preset": "rtx-4090"}})")
+                    .gpu;
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(s);
+    QVERIFY(showAt(w, size));
+    QCOMPARE(w.size(), size); // the Serving group asks for no more room than the others
+    const ServingCharts *charts = w.servingCharts();
+    for (ServingCurveChart *chart :
+         {charts->contextChart(), charts->utilizationChart(), charts->tensorParallelChart()}) {
+        w.chartsPage()->curveTabs()->setCurrentWidget(chart);
+        replotAll(w);
+        const QRect axis = chart->plot()->axisRect()->rect();
+        const QRectF current = chart->currentLabelRect();
+        const QRectF oneRequest = chart->oneRequestLabelRect();
+        QVERIFY2(!current.isNull(), qPrintable(chart->title()));
+        QVERIFY2(axis.contains(current.toAlignedRect()), qPrintable(chart->currentLabel()));
+        if (!oneRequest.isNull()) {
+            QVERIFY2(axis.contains(oneRequest.toAlignedRect()), qPrintable(chart->title()));
+            QVERIFY2(!oneRequest.intersects(current), qPrintable(chart->currentLabel()));
+        }
+        keepShot(w, QStringLiteral("serving-%1x%2-%3-%4")
+                        .arg(size.width())
+                        .arg(size.height())
+                        .arg(starts ? QStringLiteral("starts") : QStringLiteral("fails"))
+                        .arg(w.chartsPage()->curveTabs()->currentIndex()));
+    }
+}
+
+QTEST_MAIN(TestServingWindow)
+#include "tst_servingwindow.moc"

@@ -1,0 +1,319 @@
+#include "panels/fitwording.h"
+
+#include "enum_names.h"
+#include "numeric_fields.h"
+
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace vramplan::ui {
+namespace {
+
+QString fromView(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QString arrow(int64_t from, int64_t to)
+{
+    return QStringLiteral("%1 → %2").arg(from).arg(to);
+}
+
+QString place(Offload o)
+{
+    switch (o) {
+    case Offload::None:
+        return QStringLiteral("GPU");
+    case Offload::Cpu:
+        return QStringLiteral("CPU");
+    case Offload::Nvme:
+        return QStringLiteral("NVMe");
+    }
+    return QStringLiteral("GPU");
+}
+
+QString recomputePhrase(const Scenario &s)
+{
+    const auto &t = s.training;
+    switch (t.recompute) {
+    case Recompute::None:
+        return QStringLiteral("recompute: none");
+    case Recompute::Selective:
+        return QStringLiteral("recompute: selective");
+    case Recompute::Full:
+        break;
+    }
+    if (t.recomputeLayers < 0 || t.recomputeLayers >= s.model.layers)
+        return QStringLiteral("recompute: full");
+    return QStringLiteral("recompute: %1 of %2 layers").arg(t.recomputeLayers).arg(s.model.layers);
+}
+
+QString optimizerPhrase(Optimizer o)
+{
+    switch (o) {
+    case Optimizer::Adamw8bit:
+        return QStringLiteral("8-bit AdamW");
+    case Optimizer::PagedAdamw8bit:
+        return QStringLiteral("paged 8-bit AdamW");
+    default:
+        return QStringLiteral("optimizer: %1").arg(fromView(toString(o)));
+    }
+}
+
+QString lossPhrase(LossKind l)
+{
+    switch (l) {
+    case LossKind::Standard:
+        return QStringLiteral("standard loss");
+    case LossKind::Chunked:
+        return QStringLiteral("chunked loss");
+    case LossKind::FusedLinear:
+        return QStringLiteral("fused linear loss");
+    }
+    return QStringLiteral("standard loss");
+}
+
+QString methodPhrase(const Scenario &s)
+{
+    const auto &f = s.training.finetune;
+    switch (f.method) {
+    case FinetuneMethod::Lora:
+        return QStringLiteral("LoRA r%1").arg(f.loraRank);
+    case FinetuneMethod::Qlora:
+        return QStringLiteral("QLoRA r%1").arg(f.loraRank);
+    default:
+        return QStringLiteral("full fine-tune");
+    }
+}
+
+// A path the phrases below do not know, as the command line prints it: "zero_stage 3".
+QString plainPhrase(const std::string &path, const nlohmann::json &value)
+{
+    const std::string leaf = path.substr(path.find('.') + 1);
+    return QString::fromStdString(leaf + " " +
+                                  (value.is_string() ? value.get<std::string>() : value.dump()));
+}
+
+} // namespace
+
+QStringList changePhrases(const Scenario &from, const Suggestion &s)
+{
+    const Scenario &to = s.scenario;
+    std::set<std::string> changed;
+    for (const auto &[path, value] : s.changes)
+        changed.insert(path);
+    const auto has = [&](const char *path) { return changed.count(path) > 0; };
+
+    QStringList out;
+    std::vector<std::pair<int, QString>> ranked;
+    std::set<std::string> said; // paths already in a phrase
+    const auto rankOf = [](std::string_view path) {
+        if (path == "parallelism.gpus" || path == "gpu.preset")
+            return 0;
+        if (path == "training.finetune.method")
+            return 1;
+        return path == "training.optimizer" ? 2 : 3;
+    };
+    std::string_view current; // the path being worded
+    const auto say = [&](std::initializer_list<const char *> paths, const QString &phrase) {
+        for (const char *p : paths)
+            said.insert(p);
+        ranked.emplace_back(rankOf(current), phrase);
+    };
+    for (const auto &[path, value] : s.changes) {
+        if (said.count(path))
+            continue;
+        current = path;
+        const auto &ft = from.training, &tt = to.training;
+        const auto &fp = from.parallelism, &tp = to.parallelism;
+        if (path == "training.micro_batch_size" || path == "training.gradient_accumulation_steps") {
+            // The global batch stays: a smaller micro-batch takes more accumulation steps.
+            if (has("training.micro_batch_size"))
+                say({"training.micro_batch_size", "training.gradient_accumulation_steps"},
+                    QStringLiteral("micro-batch %1 ×%2 accum")
+                        .arg(arrow(ft.microBatchSize, tt.microBatchSize))
+                        .arg(tt.gradientAccumulationSteps));
+            else
+                say({"training.gradient_accumulation_steps"},
+                    QStringLiteral("accumulation %1")
+                        .arg(arrow(ft.gradientAccumulationSteps, tt.gradientAccumulationSteps)));
+        } else if (path == "training.activation_recompute" || path == "training.recompute_layers") {
+            say({"training.activation_recompute", "training.recompute_layers"},
+                recomputePhrase(to));
+        } else if (path == "training.optimizer") {
+            say({"training.optimizer"}, optimizerPhrase(tt.optimizer));
+        } else if (path == "training.loss") {
+            say({"training.loss"}, lossPhrase(tt.loss));
+        } else if (path == "training.finetune.method") {
+            say({"training.finetune.method"}, methodPhrase(to));
+        } else if (path == "parallelism.gpus" || path == "gpu.preset") {
+            say({"parallelism.gpus", "gpu.preset"},
+                QStringLiteral("%1 × %2").arg(tp.gpus).arg(shortGpuName(to.gpu.name)));
+        } else if (path == "parallelism.tensor_parallel") {
+            say({"parallelism.tensor_parallel", "parallelism.sequence_parallel"},
+                QStringLiteral("TP %1%2")
+                    .arg(tp.tensorParallel)
+                    .arg(tp.sequenceParallel ? QStringLiteral(" + SP") : QString()));
+        } else if (path == "parallelism.sequence_parallel") {
+            say({"parallelism.sequence_parallel"}, tp.sequenceParallel
+                                                       ? QStringLiteral("sequence parallel")
+                                                       : QStringLiteral("no sequence parallel"));
+        } else if (path == "parallelism.pipeline_parallel" ||
+                   path == "parallelism.virtual_pipeline_parallel") {
+            say({"parallelism.pipeline_parallel", "parallelism.virtual_pipeline_parallel"},
+                tp.virtualPipelineParallel > 1 ? QStringLiteral("PP %1 ×%2 virtual")
+                                                     .arg(tp.pipelineParallel)
+                                                     .arg(tp.virtualPipelineParallel)
+                                               : QStringLiteral("PP %1").arg(tp.pipelineParallel));
+        } else if (path == "parallelism.context_parallel") {
+            say({"parallelism.context_parallel"}, QStringLiteral("CP %1").arg(tp.contextParallel));
+        } else if (path == "parallelism.expert_parallel") {
+            say({"parallelism.expert_parallel"}, QStringLiteral("EP %1").arg(tp.expertParallel));
+        } else if (path == "parallelism.zero_stage") {
+            say({"parallelism.zero_stage"},
+                QStringLiteral("ZeRO %1").arg(arrow(fp.zeroStage, tp.zeroStage)));
+        } else if (path == "parallelism.offload_optimizer" ||
+                   path == "parallelism.offload_parameters") {
+            const bool optimizer = has("parallelism.offload_optimizer");
+            const bool parameters = has("parallelism.offload_parameters");
+            if (optimizer && parameters && tp.offloadOptimizer == tp.offloadParameters)
+                say({"parallelism.offload_optimizer", "parallelism.offload_parameters"},
+                    QStringLiteral("optimizer + weights → %1").arg(place(tp.offloadOptimizer)));
+            else if (path == "parallelism.offload_optimizer")
+                say({"parallelism.offload_optimizer"},
+                    QStringLiteral("optimizer → %1").arg(place(tp.offloadOptimizer)));
+            else
+                say({"parallelism.offload_parameters"},
+                    QStringLiteral("weights → %1").arg(place(tp.offloadParameters)));
+        } else {
+            say({}, plainPhrase(path, value));
+            said.insert(path);
+        }
+    }
+    // What makes the suggestion's kind first (the hardware, then the method, then the
+    // numerics): a chip too narrow for every phrase still says what kind of change it is.
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (const auto &[rank, phrase] : ranked)
+        out << phrase;
+    return out;
+}
+
+QString chipTitle(const QStringList &phrases)
+{
+    constexpr qsizetype shown = 3; // what a chip's one line holds beside the panel's width
+    if (phrases.size() <= shown)
+        return phrases.join(QStringLiteral(", "));
+    return phrases.first(shown).join(QStringLiteral(", ")) +
+           QStringLiteral(" +%1").arg(phrases.size() - shown);
+}
+
+QString relativeTimeText(double relative)
+{
+    if (!std::isfinite(relative) || relative <= 0)
+        return QStringLiteral("time unknown");
+    // Two significant digits: 0.12×, 0.69×, 1.3×, 12×.
+    const int decimals = relative < 1 ? 2 : relative < 10 ? 1 : 0;
+    return QStringLiteral("%1× time").arg(QString::number(relative, 'f', decimals));
+}
+
+QString kindName(ChangeKind kind)
+{
+    switch (kind) {
+    case ChangeKind::SameSemantics:
+        return QStringLiteral("same training");
+    case ChangeKind::Numerics:
+        return QStringLiteral("numerics");
+    case ChangeKind::Method:
+        return QStringLiteral("method");
+    case ChangeKind::Hardware:
+        return QStringLiteral("hardware");
+    }
+    return QString();
+}
+
+QString kindMeaning(ChangeKind kind)
+{
+    switch (kind) {
+    case ChangeKind::SameSemantics:
+        return QStringLiteral("The same training, laid out or scheduled differently.");
+    case ChangeKind::Numerics:
+        return QStringLiteral("The same method with other numerics (8-bit optimizer states).");
+    case ChangeKind::Method:
+        return QStringLiteral("Another training method: the model learns differently.");
+    case ChangeKind::Hardware:
+        return QStringLiteral("More GPUs or another GPU.");
+    }
+    return QString();
+}
+
+QColor kindColor(ChangeKind kind)
+{
+    // Apart from the breakdown's component colours and from the overflow red.
+    switch (kind) {
+    case ChangeKind::SameSemantics:
+        return QColor(0x2e, 0x7d, 0x32); // green: nothing about the training changes
+    case ChangeKind::Numerics:
+        return QColor(0xb2, 0x6a, 0x00); // amber
+    case ChangeKind::Method:
+        return QColor(0x7b, 0x1f, 0xa2); // purple
+    case ChangeKind::Hardware:
+        return QColor(0x15, 0x65, 0xc0); // blue
+    }
+    return QColor(Qt::gray);
+}
+
+QString shortGpuName(const std::string &name)
+{
+    QString out = QString::fromStdString(name);
+    const qsizetype paren = out.indexOf(QLatin1String(" ("));
+    if (paren > 0)
+        out.truncate(paren);
+    for (const char *prefix : {"NVIDIA ", "Tesla ", "AMD "})
+        if (out.startsWith(QLatin1String(prefix)))
+            out.remove(0, qsizetype(qstrlen(prefix)));
+    return out.isEmpty() ? QString::fromStdString(name) : out;
+}
+
+QString groupedNumber(int64_t n)
+{
+    // English grouping whatever the system's locale: the panel's words are English too.
+    return QLocale(QLocale::English, QLocale::UnitedStates).toString(qlonglong(n));
+}
+
+QString largestMicroBatchText(const Advice &advice)
+{
+    if (advice.maxMicroBatch > 0)
+        return QStringLiteral("Largest micro-batch: %1").arg(groupedNumber(advice.maxMicroBatch));
+    const NumericField *field = findNumericField("training.micro_batch_size");
+    return QStringLiteral("Largest micro-batch: nothing fits, not even %1")
+        .arg(groupedNumber(int64_t(field ? field->min : 1)));
+}
+
+QString longestSequenceText(const Advice &advice)
+{
+    if (advice.maxSequence > 0)
+        return QStringLiteral("Longest sequence: %1").arg(groupedNumber(advice.maxSequence));
+    return QStringLiteral("Longest sequence: nothing fits, not even the shortest");
+}
+
+QString fewestGpusText(const Advice &advice, const Scenario &scenario)
+{
+    if (advice.minGpus > 0)
+        return QStringLiteral("Fewest GPUs: %1").arg(groupedNumber(advice.minGpus));
+    // The solver tries whole model-parallel groups up to the GPU count a scenario may have
+    // (the same bound `vramplan-cli min-gpus` names).
+    const auto &p = scenario.parallelism;
+    const int64_t group =
+        std::max<int64_t>(1, p.tensorParallel * p.pipelineParallel * p.contextParallel *
+                                 std::max<int64_t>(1, p.expertParallel));
+    const NumericField *field = findNumericField("parallelism.gpus");
+    const int64_t most = field ? int64_t(field->max) : p.gpus;
+    return QStringLiteral("Fewest GPUs: nothing fits up to %1 GPUs")
+        .arg(groupedNumber(group * std::max<int64_t>(1, most / group)));
+}
+
+} // namespace vramplan::ui

@@ -1,0 +1,40 @@
+#pragma once
+// How the "Make it fit" panel words the advisor's answers (core advisor.h): a short phrase per
+// changed knob ("ZeRO 0 → 3", "recompute: full", "2 × H100 80GB", "micro-batch 4 → 1 ×4 accum",
+// "LoRA r16"), the relative step time, the change kinds, and the solvers' answers with
+// "nothing fits" where a solver found nothing (the same cases as `vramplan-cli max-batch`,
+// `max-sequence` and `min-gpus`).
+
+#include "advisor.h"
+#include "scenario.h"
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+
+namespace vramplan::ui {
+
+// One phrase per knob `s` changes from `from`, in the order of its changes (related paths, such
+// as the micro-batch and its accumulation, in one phrase).
+QStringList changePhrases(const Scenario &from, const Suggestion &s);
+// A chip's title: the first three phrases, then "+N" for the rest.
+QString chipTitle(const QStringList &phrases);
+// "1.3× time", "0.69× time": the step time per token relative to the scenario's own.
+QString relativeTimeText(double relative);
+// "same training", "numerics", "method", "hardware", and one sentence on what that means.
+QString kindName(ChangeKind kind);
+QString kindMeaning(ChangeKind kind);
+QColor kindColor(ChangeKind kind);
+// "H100 80GB" for "H100 80GB (HBM3)", "H200" for "NVIDIA H200".
+QString shortGpuName(const std::string &name);
+// A whole number with thousands separators, as the panel shows counts: "12,288".
+QString groupedNumber(int64_t n);
+
+// The solvers' answers for the scenario as it is: "Largest micro-batch: 6", "Longest sequence:
+// 12,288", "Fewest GPUs: 2", or where a solver found nothing "Fewest GPUs: nothing fits up to
+// 1,048,576 GPUs" (the largest count of whole model-parallel groups the solver tries).
+QString largestMicroBatchText(const Advice &advice);
+QString longestSequenceText(const Advice &advice);
+QString fewestGpusText(const Advice &advice, const Scenario &scenario);
+
+} // namespace vramplan::ui

@@ -1,0 +1,208 @@
+#include "panels/servinggroup.h"
+
+#include "charts/componentstyle.h"
+#include "charts/curvesamples.h"
+#include "panels/fitwording.h"
+#include "panels/formcontrols.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+
+namespace vramplan::ui {
+namespace {
+
+// The engine box's entry for no serving section: inference as one naive forward pass.
+constexpr int noEngine = -1;
+// The bounds a scenario file accepts (serving_json.cpp), so that every file's value shows.
+constexpr int mostTokens = 1 << 30;
+constexpr int mostSequences = 1 << 20;
+constexpr int largestBlock = 4096;
+// Below this a server keeps nothing for the KV cache of any model worth serving.
+constexpr double leastUtilization = 0.05;
+constexpr double utilizationStep = 0.01;
+
+QDoubleSpinBox *utilizationSpin()
+{
+    auto *box = new QDoubleSpinBox;
+    box->setRange(leastUtilization, 1.0);
+    box->setSingleStep(utilizationStep);
+    box->setDecimals(2);
+    box->setKeyboardTracking(false);
+    return box;
+}
+
+} // namespace
+
+ServingGroup::ServingGroup(QWidget *parent)
+    : ControlGroup(tr("Serving"), parent), m_engine(new QComboBox), m_kvDtype(new QComboBox),
+      m_quantization(new QComboBox), m_utilization(utilizationSpin()),
+      m_maxModelLen(spinBox(1, mostTokens)), m_maxNumSeqs(spinBox(1, mostSequences)),
+      m_blockSize(spinBox(1, largestBlock)), m_cudaGraphs(new QCheckBox(tr("CUDA graphs"))),
+      m_plan(new QLabel)
+{
+    m_engine->addItem(tr("none"), noEngine);
+    m_engine->setItemData(0,
+                          tr("No server: one naive forward pass over the batch, as inference "
+                             "was planned before engines"),
+                          Qt::ToolTipRole);
+    fillEnum<ServingEngine>(
+        m_engine,
+        {{ServingEngine::Vllm, "vLLM: a budget of gpu_memory_utilization x the GPU; what the "
+                               "weights, the profiling run and memory outside PyTorch leave is "
+                               "the paged KV cache"},
+         {ServingEngine::Sglang, "SGLang: mem_fraction_static x the free memory at start, less "
+                                 "the weights, is the token pool"},
+         {ServingEngine::Transformers, "transformers generate: the cache grows with the batch's "
+                                       "tokens; no budget, it fits or runs out of memory"}});
+    fillEnum<KvCacheDtype>(m_kvDtype,
+                           {{KvCacheDtype::Auto, "The model's dtype (2 bytes per element)"},
+                            {KvCacheDtype::Fp8, "fp8 e4m3: one byte per element, twice the "
+                                                "tokens"}});
+    fillEnum<WeightQuantization>(
+        m_quantization,
+        {{WeightQuantization::None, "16-bit weights as the checkpoint ships them"},
+         {WeightQuantization::Fp8, "fp8 e4m3 weights with an fp32 scale per 128 x 128 block"},
+         {WeightQuantization::Awq, "4-bit AWQ: groups of 128 with fp16 scales and zeros"},
+         {WeightQuantization::Gptq, "4-bit GPTQ: as AWQ, plus g_idx"},
+         {WeightQuantization::Mxfp4, "MXFP4 experts (gpt-oss): fp4 with a scale per 32"},
+         {WeightQuantization::Bitsandbytes, "bitsandbytes NF4: 4-bit blocks of 64"}});
+
+    addRow(tr("Engine"), m_engine, QStringLiteral("serving.engine"), tr("serving engine"),
+           tr("The inference server whose allocation is planned; none is one naive forward "
+              "pass"));
+    addRow(tr("GPU memory use"), m_utilization, QStringLiteral("serving.gpu_memory_utilization"),
+           tr("GPU memory utilization"),
+           tr("vLLM's gpu_memory_utilization (SGLang's mem_fraction_static): the share of the "
+              "GPU the engine may take; the KV cache gets what the rest leaves of it"));
+    addRow(tr("max_model_len"), m_maxModelLen, QStringLiteral("serving.max_model_len"),
+           tr("max_model_len"),
+           tr("The longest request in tokens (prompt and output): the KV cache must hold at "
+              "least one request of it for the engine to start"));
+    addRow(tr("max_num_seqs"), m_maxNumSeqs, QStringLiteral("serving.max_num_seqs"),
+           tr("max_num_seqs"),
+           tr("The most requests scheduled at once; the sampler's profiling run grows with it"));
+    addRow(tr("KV cache dtype"), m_kvDtype, QStringLiteral("serving.kv_cache_dtype"),
+           tr("KV cache dtype"), tr("How cached keys and values are stored"));
+    addRow(tr("Quantization"), m_quantization, QStringLiteral("serving.quantization"),
+           tr("weight quantization"),
+           tr("How the linear weights are stored on the GPU (vLLM --quantization)"));
+    addRow(tr("Block size"), m_blockSize, QStringLiteral("serving.block_size"), tr("block size"),
+           tr("Tokens per KV-cache block (SGLang: page size); the cache is allocated in whole "
+              "blocks"));
+    addRow(QString(), m_cudaGraphs, QStringLiteral("serving.cuda_graphs"), tr("CUDA graphs"),
+           tr("Captured decode graphs (off: vLLM --enforce-eager): vLLM captures them after "
+              "the KV cache, outside its budget"));
+    m_plan->setWordWrap(true);
+    m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form()->addRow(m_plan);
+
+    connect(m_engine, &QComboBox::currentIndexChanged, this, [this] {
+        const int engine = m_engine->currentData().toInt();
+        request(m_engine, [engine](Scenario &s) {
+            if (engine == noEngine) {
+                s.serving = ServingConfig{};
+                return;
+            }
+            s.serving.present = true;
+            s.serving.engine = static_cast<ServingEngine>(engine);
+        });
+    });
+    connect(m_utilization, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        requestServing(m_utilization, [v](ServingConfig &c) { c.gpuMemoryUtilization = v; });
+    });
+    connect(m_maxModelLen, &QSpinBox::valueChanged, this, [this](int v) {
+        requestServing(m_maxModelLen, [v](ServingConfig &c) { c.maxModelLen = v; });
+    });
+    connect(m_maxNumSeqs, &QSpinBox::valueChanged, this, [this](int v) {
+        requestServing(m_maxNumSeqs, [v](ServingConfig &c) { c.maxNumSeqs = v; });
+    });
+    connect(m_kvDtype, &QComboBox::currentIndexChanged, this, [this] {
+        requestServing(m_kvDtype, [d = enumAt<KvCacheDtype>(m_kvDtype)](ServingConfig &c) {
+            c.kvCacheDtype = d;
+        });
+    });
+    connect(m_quantization, &QComboBox::currentIndexChanged, this, [this] {
+        requestServing(m_quantization, [q = enumAt<WeightQuantization>(m_quantization)](
+                                           ServingConfig &c) { c.quantization = q; });
+    });
+    connect(m_blockSize, &QSpinBox::valueChanged, this, [this](int v) {
+        requestServing(m_blockSize, [v](ServingConfig &c) { c.blockSize = v; });
+    });
+    connect(m_cudaGraphs, &QCheckBox::toggled, this, [this](bool on) {
+        requestServing(m_cudaGraphs, [on](ServingConfig &c) { c.cudaGraphs = on; });
+    });
+}
+
+void ServingGroup::requestServing(QWidget *control, std::function<void(ServingConfig &)> edit)
+{
+    request(control, [edit = std::move(edit)](Scenario &s) {
+        s.serving.present = true;
+        edit(s.serving);
+    });
+}
+
+void ServingGroup::display(const Scenario &s)
+{
+    // What the engine would run with: a setting the file leaves out shows its default.
+    const ResolvedServing r = resolveServing(s);
+    showData(m_engine, s.serving.present ? int(s.serving.engine) : noEngine);
+    {
+        const QSignalBlocker blocker(m_utilization);
+        m_utilization->setValue(r.utilization);
+    }
+    showInt(m_maxModelLen, r.maxModelLen);
+    showInt(m_maxNumSeqs, r.maxNumSeqs);
+    showEnum(m_kvDtype, s.serving.kvCacheDtype);
+    showEnum(m_quantization, s.serving.quantization);
+    showInt(m_blockSize, r.blockSize);
+    const QSignalBlocker blocker(m_cudaGraphs);
+    m_cudaGraphs->setChecked(s.serving.cudaGraphs);
+}
+
+void ServingGroup::refreshAvailability(const Scenario &s)
+{
+    setVisible(s.training.mode == Mode::Inference);
+    const bool present = s.serving.present;
+    const bool transformers = s.serving.engine == ServingEngine::Transformers;
+    const QString noServer = tr("Choose an engine first: without one, inference is a single "
+                                "forward pass");
+    const QString noBudget = tr("transformers generate has no memory budget: it fits or runs "
+                                "out of memory");
+    setAvailable(m_utilization, present && !transformers, present ? noBudget : noServer);
+    setAvailable(m_maxModelLen, present, noServer);
+    setAvailable(m_maxNumSeqs, present && !transformers,
+                 present ? tr("transformers generate: the batch is the micro-batch") : noServer);
+    setAvailable(m_kvDtype, present, noServer);
+    setAvailable(m_quantization, present, noServer);
+    setAvailable(m_blockSize, present && !transformers,
+                 present ? tr("transformers caches token by token, not in blocks") : noServer);
+    setAvailable(m_cudaGraphs, present && !transformers,
+                 present ? tr("transformers generate captures no CUDA graphs here") : noServer);
+    if (!present)
+        m_plan->clear();
+    m_plan->setVisible(present);
+}
+
+void ServingGroup::setPlan(const ServingPlan &plan, Unit unit)
+{
+    if (!plan.present) {
+        m_plan->clear();
+        return;
+    }
+    const QString failure = QString::fromStdString(servingFailureText(plan));
+    if (!failure.isEmpty()) {
+        m_plan->setText(tr("The engine would not start: %1").arg(failure));
+        m_plan->setStyleSheet(
+            QStringLiteral("color: %1; font-weight: bold").arg(overflowColor().name()));
+        return;
+    }
+    m_plan->setStyleSheet(QString());
+    m_plan->setText(tr("KV cache %1: %2 tokens, %3 requests of %4 tokens at once")
+                        .arg(formatSize(plan.kvCacheBytes, unit), groupedNumber(plan.kvCacheTokens),
+                             QString::number(plan.maxConcurrency, 'f', 2),
+                             formatX(double(plan.settings.maxModelLen), true)));
+}
+
+} // namespace vramplan::ui
