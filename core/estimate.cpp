@@ -249,6 +249,10 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
             }
         }
     }
+    // Inference runs forward only: the training step's other moments do not happen.
+    if (s.training.mode == Mode::Inference)
+        for (auto &ph : e.phases)
+            ph.present = ph.present && ph.phase == Phase::Forward;
     Phase peakPhase = Phase::Forward;
     double peakAllocated = -1;
     for (int i = 0; i < phaseCount; ++i) {

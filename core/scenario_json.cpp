@@ -429,6 +429,10 @@ std::string checkScenario(const Scenario &s)
                std::to_string(m.moe.experts) + ")";
     if (std::string problem = modelConsistency(m); !problem.empty())
         return problem;
+    // A release the parser refused (the window's field marks it with a negative major).
+    if (s.frameworkVersion.given && s.frameworkVersion.major < 0)
+        return "framework_version: expected a release such as \"4.57\" or \"" +
+               std::string(toString(s.framework)) + " 4.57\"";
     checkLayout(s, error);
     return error;
 }

@@ -1,8 +1,44 @@
 #include "advisorworker.h"
 
 #include "document/editcommand.h"
+#include "serving_advice.h"
 
 namespace vramplan::ui {
+
+namespace {
+
+Suggestion asSuggestion(const ServingSuggestion &s)
+{
+    Suggestion out;
+    out.scenario = s.scenario;
+    out.changes = s.changes;
+    out.peakDeviceBytes = s.peakDeviceBytes;
+    out.headroomBytes = s.headroomBytes;
+    out.kind = s.kind;
+    out.relativeStepTime = s.relativeStepTime;
+    out.costBasis = s.basis;
+    return out;
+}
+
+// An inference server's advice (serving_advice.h: the cheapest GPU, TP and quantisation that
+// serve the scenario's own requests at its max_model_len), in the shape the panel shows.
+Advice servingAdvice(const Scenario &scenario)
+{
+    const ServingAdvice a = adviseServing(scenario, {});
+    Advice out;
+    out.fitsNow = a.servesNow;
+    out.searched = a.searched;
+    out.estimated = a.estimated;
+    for (const ServingSuggestion &s : a.suggestions)
+        out.suggestions.push_back(asSuggestion(s));
+    if (a.hasNearest) {
+        out.hasNearest = true;
+        out.nearest = asSuggestion(a.nearest);
+    }
+    return out;
+}
+
+} // namespace
 
 AdviceResult searchAdvice(const Scenario &scenario, quint64 generation,
                           const std::atomic<bool> *cancel)
@@ -13,7 +49,7 @@ AdviceResult searchAdvice(const Scenario &scenario, quint64 generation,
     AdviceOptions options;
     options.cancel = cancel;
     out.headroomBytes = estimate(scenario).headroomBytes;
-    out.advice = advise(scenario, options);
+    out.advice = isServingScenario(scenario) ? servingAdvice(scenario) : advise(scenario, options);
     if (out.advice.cancelled)
         return out;
     for (const Suggestion &s : out.advice.suggestions)

@@ -12,6 +12,7 @@
 #include "panels/controlspanel.h"
 #include "panels/logslider.h"
 #include "panels/statusline.h"
+#include "plancontroller.h"
 #include "uitesting.h"
 
 #include <QAbstractSlider>
@@ -101,6 +102,7 @@ private slots:
     void refusalNamesTheFieldEdited();
     void inferenceLeavesTrainingOut();
     void undoStepsNameTheField();
+    void trainingStackControls();
     void everyControlSaysWhatItDoes();
     void renameInCompareIsQuiet();
     void comparedFilesAreNamedByTheirScenario();
@@ -278,6 +280,50 @@ void TestControls::inferenceLeavesTrainingOut()
     w.undoStack()->undo();
     QVERIFY(c->finetuneBox()->isEnabled());
     QVERIFY(w.statusLine()->countsLabel()->text().contains(QStringLiteral("trainable")));
+}
+
+// The training stack (docs/training_stacks.md): each control edits its field as one named undo
+// step, the estimate follows, and a release the parser refuses is refused on the field.
+void TestControls::trainingStackControls()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    ControlsPanel *c = w.controls();
+    auto *compile = qobject_cast<QCheckBox *>(c->controlFor("training.compile"));
+    auto *compileLoss = qobject_cast<QCheckBox *>(c->controlFor("training.compile_loss"));
+    QVERIFY(compile && compileLoss);
+    QVERIFY(!compileLoss->isEnabled());
+    QCOMPARE(compileLoss->toolTip(), QStringLiteral("Applies when the step is compiled"));
+    const double eagerPeak = w.controller()->estimate().peak.allocated;
+    compile->setChecked(true);
+    QCOMPARE(undoText(w), QStringLiteral("Undo Change compile"));
+    QVERIFY(w.scenario().training.compile);
+    QVERIFY(compileLoss->isEnabled());
+    QVERIFY(w.controller()->estimate().peak.allocated < eagerPeak);
+    chooseData(qobject_cast<QComboBox *>(c->controlFor("training.loss")),
+               int(LossKind::FusedLinear));
+    QCOMPARE(undoText(w), QStringLiteral("Undo Change loss"));
+    QCOMPARE(w.scenario().training.loss, LossKind::FusedLinear);
+    chooseData(qobject_cast<QComboBox *>(c->controlFor("training.loop")),
+               int(TrainingLoop::Trainer));
+    QCOMPARE(w.scenario().training.loop, TrainingLoop::Trainer);
+
+    auto *release = qobject_cast<QLineEdit *>(c->controlFor("framework_version"));
+    QVERIFY(release);
+    QCOMPARE(release->placeholderText(), QStringLiteral("current release"));
+    release->setText(QStringLiteral("transformers 4.45.2"));
+    emit release->editingFinished();
+    QCOMPARE(undoText(w), QStringLiteral("Undo Change framework release"));
+    QCOMPARE(w.scenario().frameworkVersion.minor, 45);
+    QCOMPARE(release->text(), QStringLiteral("4.45.2"));
+    QSignalSpy refused(c, &ControlsPanel::refused);
+    release->setText(QStringLiteral("latest"));
+    emit release->editingFinished();
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(refused.first().at(0).toString(),
+             QStringLiteral("Release latest refused: framework_version: expected a release such "
+                            "as \"4.57\" or \"transformers 4.57\""));
+    QCOMPARE(release->text(), QStringLiteral("4.45.2")); // back where the scenario is
 }
 
 void TestControls::undoStepsNameTheField()

@@ -17,6 +17,7 @@
 #include "panels/fitwording.h"
 #include "panels/presetpicker.h"
 #include "plancontroller.h"
+#include "serving_advice.h"
 #include "uitesting.h"
 
 #include <QApplication>
@@ -97,6 +98,7 @@ private slots:
     void hoverPreviewsOnTheBar();
     void unitFollowsTheWindow();
     void nothingFitsShowsTheNearest();
+    void serverGetsServingAdvice();
     void staleResultsAreDropped();
     void requestsCoalesceWhileSearching();
     void cancelStopsTheSearch();
@@ -414,6 +416,35 @@ void TestFitAdvisor::nothingFitsShowsTheNearest()
              QStringLiteral("The nearest fits on one A100-SXM4-40GB"));
     QCOMPARE(panel->solverTexts().value(2),
              QStringLiteral("Fewest GPUs: nothing fits up to 1,048,576 GPUs"));
+}
+
+// An inference server is advised by serving_advice.h: every chip serves the scenario's own
+// target (its max_num_seqs requests of max_model_len tokens), cheapest first.
+void TestFitAdvisor::serverGetsServingAdvice()
+{
+    Scenario s = test::parseOrFail(test::readFile(
+        test::dataPath("scenarios/llama-3.1-8b-vllm-h100.vramplan.json")));
+    s.serving.maxNumSeqs = 16; // 16 x 32k tokens: more than one H100's KV cache holds
+    MainWindow w;
+    QVERIFY(showWithAdvice(w, s));
+    FitAdvisorPanel *panel = w.fitAdvisor();
+    const Advice &a = panel->result().advice;
+    QVERIFY(!a.fitsNow);
+    QVERIFY(!a.suggestions.empty());
+    const ServingTarget target = resolveTarget(s, {});
+    QCOMPARE(target.requests, int64_t(16));
+    for (const Suggestion &suggestion : a.suggestions) {
+        const Estimate e = estimate(suggestion.scenario);
+        QVERIFY(e.serving.present && e.serving.status == ServingStatus::Ok);
+        QVERIFY(e.serving.maxConcurrency >= 16);
+    }
+    QCOMPARE(panel->statusText(),
+             QStringLiteral("Does not serve it as it is. %1 ways to serve it (%2 candidates "
+                            "searched).")
+                 .arg(groupedNumber(int64_t(a.suggestions.size())), groupedNumber(a.searched)));
+    QCOMPARE(panel->solverTexts().value(0),
+             QStringLiteral("Serving 16 requests of 32,768 tokens at once, cheapest first (GiB "
+                            "of GPU memory rented)"));
 }
 
 void TestFitAdvisor::staleResultsAreDropped()

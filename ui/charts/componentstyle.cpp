@@ -16,7 +16,8 @@ QColor componentColor(Component component)
         QColor(0xe3, 0x77, 0xc2), // logits and loss: pink
         QColor(0x8c, 0x56, 0x4b), // temporary: brown
         QColor(0x9e, 0x9e, 0x9e), // framework: grey
-        QColor(0x17, 0xbe, 0xcf), // KV cache (serving): cyan, apart from every other
+        QColor(0xbc, 0xbd, 0x22), // KV cache (serving): olive; cyan would read as the
+                                  // expert-imbalance band's teal
     };
     return colors[static_cast<size_t>(component)];
 }

@@ -79,9 +79,12 @@ CurveGraphs::Set &CurveGraphs::set(size_t index)
             graph->removeFromLegend();
         }
         if (m_sets.empty()) {
-            // Legend rows top-down in stacking order, level with each colour's place.
+            // Legend rows top-down in stacking order, level with each colour's place. No KV
+            // cache: a server's curves are the serving charts (servingcurvechart.h), and these
+            // sweeps of training and naive inference never have one.
             for (int i = componentCount - 1; i >= 0; --i)
-                graphs[size_t(i)]->addToLegend();
+                if (Component(i) != Component::KvCache)
+                    graphs[size_t(i)]->addToLegend();
             graphs[bandHigh]->addToLegend();
         }
         m_sets.push_back(graphs);

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -21,12 +22,24 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 // Room above the highest sample for the current point's label.
 constexpr double headroom = 1.2;
+// The one-request label's distance from the plot's end, as a share of its width.
+constexpr double oneRequestInset = 0.01;
+// Below the one-request line on a log axis: room for its label under it.
+constexpr double floorRoom = 1.6;
 // A sweep of requests spanning more than this factor is drawn on a log axis.
 constexpr double logSpan = 8;
 
+QRectF drawnRect(const QCPItemText *item)
+{
+    if (!item->visible())
+        return {};
+    return QRectF(item->topLeft->pixelPosition(), item->bottomRight->pixelPosition()).normalized();
+}
+
+// The KV cache's colour, as in the breakdown, darkened to read as a line on white.
 QColor lineColor()
 {
-    return componentColor(Component::KvCache);
+    return componentColor(Component::KvCache).darker(130);
 }
 
 // Token counts read "450 K", not "450000" or "4.5e+05".
@@ -72,7 +85,7 @@ ServingCurveChart::ServingCurveChart(QWidget *parent)
     m_oneRequestText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     m_oneRequestText->position->setCoords(0, 0);
     m_oneRequestText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    m_oneRequestText->setText(tr("1 request: the least the engine starts with"));
+    m_oneRequestText->setText(tr("1 request: the engine's minimum"));
 
     m_currentLine = new QCPItemStraightLine(m_plot);
     m_currentLine->setPen(QPen(capacityColor(), 1.2, Qt::DashLine));
@@ -81,7 +94,7 @@ ServingCurveChart::ServingCurveChart(QWidget *parent)
     m_currentText->setPadding(QMargins(4, 1, 4, 1));
     m_currentText->setBrush(QColor(255, 255, 255, 220));
 
-    adaptToLayout(m_plot, [this] { return keepLabelInside(); });
+    adaptToLayout(m_plot, [this] { return placeLabels(); });
     connect(m_plot, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent *event) { showToolTip(event); });
     applyFonts();
@@ -126,7 +139,7 @@ void ServingCurveChart::setCurve(const ServingCurve &curve)
         y->setNumberFormat(QStringLiteral("g"));
         y->setScaleType(QCPAxis::stLogarithmic);
         // The one-request line stays in view below the samples.
-        y->setRange(std::min(bottom, 1.0) / headroom, top * headroom * headroom);
+        y->setRange(std::min(bottom, 1.0) / floorRoom, top * headroom * headroom);
     } else {
         if (requests)
             top = std::max(top, 1.0); // the one-request line stays in view
@@ -182,7 +195,7 @@ void ServingCurveChart::setCurve(const ServingCurve &curve)
     m_oneRequest->point1->setCoords(xs.lower, 1);
     m_oneRequest->point2->setCoords(xs.upper, 1);
     m_oneRequestText->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    m_oneRequestText->position->setCoords(0.99, 1);
+    m_oneRequestText->position->setCoords(1 - oneRequestInset, 1);
     m_oneRequestText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
 
     m_currentLine->setVisible(shown);
@@ -192,9 +205,9 @@ void ServingCurveChart::setCurve(const ServingCurve &curve)
         m_currentLine->point2->setCoords(current, ys.upper);
         const double v = valueAt(current);
         m_currentText->setText(currentLabel());
-        m_currentText->setPositionAlignment(
-            (currentRight ? Qt::AlignRight : Qt::AlignLeft) |
-            (falling == currentRight ? Qt::AlignTop : Qt::AlignBottom));
+        m_preferred = (currentRight ? Qt::AlignRight : Qt::AlignLeft) |
+                      (falling == currentRight ? Qt::AlignTop : Qt::AlignBottom);
+        m_currentText->setPositionAlignment(m_preferred);
         m_currentText->position->setCoords(current, std::isfinite(v) ? v : ys.lower);
     }
     m_title->setText(curve.title);
@@ -220,17 +233,6 @@ QString ServingCurveChart::title() const
 {
     return m_title->text();
 }
-
-namespace {
-
-QRectF drawnRect(const QCPItemText *item)
-{
-    if (!item->visible())
-        return {};
-    return QRectF(item->topLeft->pixelPosition(), item->bottomRight->pixelPosition()).normalized();
-}
-
-} // namespace
 
 QRectF ServingCurveChart::currentLabelRect() const
 {
@@ -259,28 +261,49 @@ QString ServingCurveChart::describe(size_t i, bool brief) const
                   : tr("%1 %2: %3 (the engine would not start)").arg(m_curve.xName, x, value);
 }
 
-bool ServingCurveChart::keepLabelInside()
+bool ServingCurveChart::placeLabels()
 {
-    if (!m_currentText->visible())
-        return false;
-    // The label goes to the side of its line it was given unless it would cross the plot's
-    // edge there and fits on the other side.
+    // The first of the places in order of preference where the point's label lies inside the
+    // plot and apart from the one-request line's: the point's label on its preferred side,
+    // then mirrored across its line, then across its point; the line's at the right end above
+    // the line, at the left end, then below it.
     const QRect area = m_plot->axisRect()->rect();
-    const double at = m_plot->xAxis->coordToPixel(currentMarker());
-    const QMargins pad = m_currentText->padding();
-    const double width =
-        QFontMetrics(m_currentText->font()).horizontalAdvance(m_currentText->text()) + pad.left() +
-        pad.right();
-    const Qt::Alignment align = m_currentText->positionAlignment();
-    const bool leftward = align & Qt::AlignRight;
-    const bool fitsLeft = at - width >= area.left();
-    const bool fitsRight = at + width <= area.right();
-    const bool flip = leftward ? !fitsLeft && fitsRight : !fitsRight && fitsLeft;
-    if (!flip)
-        return false;
-    m_currentText->setPositionAlignment((align & Qt::AlignVertical_Mask) |
-                                        (leftward ? Qt::AlignLeft : Qt::AlignRight));
-    return true;
+    const Qt::Alignment h = m_preferred & Qt::AlignHorizontal_Mask;
+    const Qt::Alignment v = m_preferred & Qt::AlignVertical_Mask;
+    const Qt::Alignment otherH = h & Qt::AlignRight ? Qt::AlignLeft : Qt::AlignRight;
+    const Qt::Alignment otherV = v & Qt::AlignTop ? Qt::AlignBottom : Qt::AlignTop;
+    const std::array<Qt::Alignment, 4> points = {h | v, otherH | v, h | otherV, otherH | otherV};
+    struct LinePlace
+    {
+        double x;
+        Qt::Alignment align;
+    };
+    const std::array<LinePlace, 4> lines = {
+        LinePlace{1 - oneRequestInset, Qt::AlignRight | Qt::AlignBottom},
+        LinePlace{oneRequestInset, Qt::AlignLeft | Qt::AlignBottom},
+        LinePlace{1 - oneRequestInset, Qt::AlignRight | Qt::AlignTop},
+        LinePlace{oneRequestInset, Qt::AlignLeft | Qt::AlignTop}};
+    const auto inside = [&](const QCPItemText *item) {
+        return area.contains(drawnRect(item).toAlignedRect());
+    };
+    const bool line = m_oneRequestText->visible();
+    for (Qt::Alignment point : points) {
+        m_currentText->setPositionAlignment(point);
+        if (m_currentText->visible() && !inside(m_currentText))
+            continue;
+        for (const LinePlace &place : lines) {
+            m_oneRequestText->position->setCoords(place.x, 1);
+            m_oneRequestText->setPositionAlignment(place.align);
+            if (!line || (inside(m_oneRequestText) &&
+                          !drawnRect(m_oneRequestText).intersects(drawnRect(m_currentText))))
+                return false;
+        }
+    }
+    // Nowhere apart (a plot too small for both): the preferred places.
+    m_currentText->setPositionAlignment(points.front());
+    m_oneRequestText->position->setCoords(lines.front().x, 1);
+    m_oneRequestText->setPositionAlignment(lines.front().align);
+    return false; // text items take no room from the layout
 }
 
 void ServingCurveChart::showToolTip(QMouseEvent *event)

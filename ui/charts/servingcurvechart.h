@@ -43,7 +43,8 @@ protected:
 private:
     // A sample as its tooltip says it, or `brief` as the current point's label does.
     QString describe(size_t i, bool brief) const;
-    bool keepLabelInside(); // after a layout: true when it moved the label
+    // Once the plot is laid out: the labels where they are whole and apart (plotlayout.h).
+    bool placeLabels();
     void showToolTip(QMouseEvent *event);
     void applyFonts();
 
@@ -52,6 +53,7 @@ private:
     QCPGraph *m_line, *m_refused;
     QCPItemStraightLine *m_currentLine, *m_oneRequest;
     QCPItemText *m_currentText, *m_oneRequestText;
+    Qt::Alignment m_preferred = Qt::AlignLeft | Qt::AlignBottom; // the point's label
     ServingCurve m_curve;
     QString m_shownTip;
 };

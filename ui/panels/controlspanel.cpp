@@ -9,6 +9,7 @@
 #include "panels/presetpicker.h"
 #include "panels/saversgroup.h"
 #include "panels/servinggroup.h"
+#include "panels/stackgroup.h"
 #include "panels/traininggroup.h"
 #include "panels/wheelguard.h"
 #include "scenario_json.h"
@@ -38,10 +39,12 @@ QString shownValue(const QWidget *control)
 
 ControlsPanel::ControlsPanel(QWidget *parent)
     : QWidget(parent), m_name(new NameGroup), m_model(new ModelGroup), m_batch(new BatchGroup),
-      m_training(new TrainingGroup), m_serving(new ServingGroup), m_savers(new SaversGroup),
+      m_training(new TrainingGroup), m_stack(new StackGroup), m_serving(new ServingGroup),
+      m_savers(new SaversGroup),
       m_parallel(new ParallelGroup), m_gpu(new GpuGroup)
 {
-    m_groups = {m_name, m_model, m_batch, m_training, m_serving, m_savers, m_parallel, m_gpu};
+    m_groups = {m_name,    m_model,  m_batch,    m_training, m_stack,
+                m_serving, m_savers, m_parallel, m_gpu};
     auto *layout = new QVBoxLayout(this);
     for (ControlGroup *group : m_groups) {
         layout->addWidget(group);

@@ -31,6 +31,7 @@ class ParallelGroup;
 class PresetPicker;
 class SaversGroup;
 class ServingGroup;
+class StackGroup;
 class TrainingGroup;
 
 class ControlsPanel : public QWidget
@@ -66,6 +67,7 @@ public:
     QComboBox *optimizerBox() const;
     QComboBox *attentionBox() const;
     ServingGroup *servingGroup() const { return m_serving; }
+    StackGroup *stackGroup() const { return m_stack; }
     QWidget *controlFor(const QString &field) const; // "training.gradient_accumulation_steps"
     const std::vector<ControlGroup *> &groups() const { return m_groups; }
 
@@ -89,6 +91,7 @@ private:
     ModelGroup *m_model;
     BatchGroup *m_batch;
     TrainingGroup *m_training;
+    StackGroup *m_stack;
     ServingGroup *m_serving;
     SaversGroup *m_savers;
     ParallelGroup *m_parallel;

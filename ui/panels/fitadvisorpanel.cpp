@@ -1,11 +1,13 @@
 #include "panels/fitadvisorpanel.h"
 
+
 #include "catalog.h"
 #include "charts/componentstyle.h"
 #include "document/editcommand.h"
 #include "panels/fitchip.h"
 #include "panels/fitwording.h"
 #include "panels/flowlayout.h"
+#include "serving_advice.h"
 
 #include <QCoreApplication>
 #include <QEvent>
@@ -244,8 +246,18 @@ void FitAdvisorPanel::rebuild()
         m_nothingFits->hide();
     }
 
-    QStringList solvers = {largestMicroBatchText(a), longestSequenceText(a),
-                           fewestGpusText(a, m_result.scenario)};
+    QStringList solvers;
+    if (isServingScenario(m_result.scenario)) {
+        // A server's advice (serving_advice.h): the training solvers do not apply; say what the
+        // search looked for instead.
+        const ServingTarget target = resolveTarget(m_result.scenario, {});
+        solvers << tr("Serving %1 requests of %2 tokens at once, cheapest first (GiB of GPU "
+                      "memory rented)")
+                       .arg(groupedNumber(target.requests), groupedNumber(target.tokens));
+    } else {
+        solvers << largestMicroBatchText(a) << longestSequenceText(a)
+                << fewestGpusText(a, m_result.scenario);
+    }
     if (!a.smallestGpu.empty()) {
         const GpuSpec *gpu = Catalog::builtin().gpu(a.smallestGpu);
         solvers << tr("The nearest fits on one %1")
@@ -330,7 +342,18 @@ void FitAdvisorPanel::updateStatus()
     const QString ways = one ? tr("One way") : tr("%1 ways").arg(count);
     const QString others = one ? tr("One other way") : tr("%1 other ways").arg(count);
     QString text;
-    if (a.fitsNow && a.suggestions.empty())
+    if (isServingScenario(m_result.scenario)) {
+        // A server "fits" when it serves its target (serving_advice.h), not by headroom.
+        if (a.fitsNow)
+            text = tr("Serves it as it is. %1 that serve it (%2 candidates searched).")
+                       .arg(others, searched);
+        else if (a.suggestions.empty())
+            text = tr("Does not serve it as it is, nor does any change searched (%1 candidates).")
+                       .arg(searched);
+        else
+            text = tr("Does not serve it as it is. %1 to serve it (%2 candidates searched).")
+                       .arg(ways, searched);
+    } else if (a.fitsNow && a.suggestions.empty())
         text = tr("Fits, headroom %1. Nothing else fits (%2 candidates searched).")
                    .arg(formatSize(headroom, m_unit, 1), searched);
     else if (a.fitsNow)

@@ -22,6 +22,8 @@ constexpr int largestBlock = 4096;
 // Below this a server keeps nothing for the KV cache of any model worth serving.
 constexpr double leastUtilization = 0.05;
 constexpr double utilizationStep = 0.01;
+// The arrows step max_model_len by whole thousands, as context lengths are given (8k, 32k).
+constexpr int contextStep = 1024;
 
 QDoubleSpinBox *utilizationSpin()
 {
@@ -94,6 +96,7 @@ ServingGroup::ServingGroup(QWidget *parent)
     addRow(QString(), m_cudaGraphs, QStringLiteral("serving.cuda_graphs"), tr("CUDA graphs"),
            tr("Captured decode graphs (off: vLLM --enforce-eager): vLLM captures them after "
               "the KV cache, outside its budget"));
+    m_maxModelLen->setSingleStep(contextStep);
     m_plan->setWordWrap(true);
     m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form()->addRow(m_plan);

@@ -1,0 +1,115 @@
+#include "panels/stackgroup.h"
+
+#include "panels/formcontrols.h"
+#include "scenario_json.h"
+
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QSignalBlocker>
+
+namespace vramplan::ui {
+
+StackGroup::StackGroup(QWidget *parent)
+    : ControlGroup(tr("Training stack"), parent), m_compile(new QCheckBox(tr("torch.compile"))),
+      m_compileLoss(new QCheckBox(tr("Loss compiled too"))), m_kernels(new QComboBox),
+      m_loss(new QComboBox), m_loop(new QComboBox), m_version(new QLineEdit)
+{
+    fillEnum<LossKind>(
+        m_loss, {{LossKind::Standard, "The framework's own cross-entropy"},
+                 {LossKind::Chunked, "Cross-entropy over chunks of the sequence (torchtune)"},
+                 {LossKind::FusedLinear, "Head and cross-entropy fused: the full logits never "
+                                         "exist (Liger, Cut Cross-Entropy, Unsloth)"}});
+    fillEnum<Kernels>(m_kernels,
+                      {{Kernels::None, "The model's own PyTorch ops"},
+                       {Kernels::Liger, "Liger-Kernel's fused RMSNorm, SwiGLU/GeGLU and RoPE"}});
+    fillEnum<TrainingLoop>(
+        m_loop, {{TrainingLoop::Custom, "A loop that holds the model's outputs until backward"},
+                 {TrainingLoop::Trainer, "HF Trainer, TRL, Axolotl, LLaMA-Factory: the returned "
+                                         "logits are freed before backward"}});
+    m_version->setPlaceholderText(tr("current release"));
+    m_version->setClearButtonEnabled(true);
+    addRow(tr("Compile"), m_compile, QStringLiteral("training.compile"), tr("compile"),
+           tr("The step runs under torch.compile: elementwise ops are recomputed in backward, "
+              "only matmul and attention outputs are kept"));
+    addRow(QString(), m_compileLoss, QStringLiteral("training.compile_loss"), tr("loss compile"),
+           tr("Whether the loss is compiled with the model (torchtitan's compile.components)"));
+    addRow(tr("Kernels"), m_kernels, QStringLiteral("training.kernels"), tr("kernels"),
+           tr("Fused kernels patched into the model; each choice's tooltip says which"));
+    addRow(tr("Loss"), m_loss, QStringLiteral("training.loss"), tr("loss"),
+           tr("How the logits and the cross-entropy are computed; each choice's tooltip says how"));
+    addRow(tr("Loop"), m_loop, QStringLiteral("training.loop"), tr("training loop"),
+           tr("What drives the step with Hugging Face models"));
+    addRow(tr("Release"), m_version, QStringLiteral("framework_version"), tr("framework release"),
+           tr("The framework's release (\"4.57\") where its memory behaviour changed between "
+              "releases; empty means the current one"));
+    connect(m_compile, &QCheckBox::toggled, this, [this](bool on) {
+        request(m_compile, [on](Scenario &s) { s.training.compile = on; });
+    });
+    connect(m_compileLoss, &QCheckBox::toggled, this, [this](bool on) {
+        request(m_compileLoss, [on](Scenario &s) { s.training.compileLoss = on; });
+    });
+    connect(m_kernels, &QComboBox::currentIndexChanged, this, [this] {
+        request(m_kernels,
+                [k = enumAt<Kernels>(m_kernels)](Scenario &s) { s.training.kernels = k; });
+    });
+    connect(m_loss, &QComboBox::currentIndexChanged, this, [this] {
+        request(m_loss, [l = enumAt<LossKind>(m_loss)](Scenario &s) { s.training.loss = l; });
+    });
+    connect(m_loop, &QComboBox::currentIndexChanged, this, [this] {
+        request(m_loop, [l = enumAt<TrainingLoop>(m_loop)](Scenario &s) { s.training.loop = l; });
+    });
+    connect(m_version, &QLineEdit::editingFinished, this, &StackGroup::requestVersion);
+}
+
+// The release goes through the scenario parser, so the window accepts exactly what a file may
+// say; text it refuses becomes a version checkScenario refuses, and the refusal reaches the field
+// like any other.
+void StackGroup::requestVersion()
+{
+    const std::string text = m_version->text().trimmed().toStdString();
+    request(m_version, [text](Scenario &s) {
+        if (text.empty()) {
+            s.frameworkVersion = {};
+            return;
+        }
+        nlohmann::json file = scenarioToJson(s);
+        file["framework_version"] = text;
+        const auto parsed = scenarioFromJson(file);
+        s.frameworkVersion = parsed ? parsed.value->frameworkVersion
+                                    : FrameworkVersion{true, -1, 0, 0};
+    });
+}
+
+void StackGroup::display(const Scenario &s)
+{
+    const auto &t = s.training;
+    {
+        const QSignalBlocker a(m_compile), b(m_compileLoss);
+        m_compile->setChecked(t.compile);
+        m_compileLoss->setChecked(t.compileLoss);
+    }
+    showEnum(m_kernels, t.kernels);
+    showEnum(m_loss, t.loss);
+    showEnum(m_loop, t.loop);
+    const QSignalBlocker blocker(m_version);
+    const FrameworkVersion &v = s.frameworkVersion;
+    m_version->setText(v.given ? QStringLiteral("%1.%2%3")
+                                     .arg(v.major)
+                                     .arg(v.minor)
+                                     .arg(v.patch > 0 ? QStringLiteral(".%1").arg(v.patch)
+                                                      : QString())
+                               : QString());
+}
+
+void StackGroup::refreshAvailability(const Scenario &s)
+{
+    const bool training = s.training.mode == Mode::Train;
+    const QString inference = tr("Applies to training only (the mode is inference)");
+    for (QWidget *w : {static_cast<QWidget *>(m_compile), static_cast<QWidget *>(m_kernels),
+                       static_cast<QWidget *>(m_loss), static_cast<QWidget *>(m_loop)})
+        setAvailable(w, training, inference);
+    setAvailable(m_compileLoss, training && s.training.compile,
+                 training ? tr("Applies when the step is compiled") : inference);
+}
+
+} // namespace vramplan::ui
