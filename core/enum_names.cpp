@@ -4,13 +4,6 @@
 
 namespace vramplan {
 
-#define VRAMPLAN_ENUM_TABLE(Type, ...)                                                             \
-    template <> std::span<const EnumName<Type>> enumNames<Type>()                                  \
-    {                                                                                              \
-        static constexpr EnumName<Type> table[] = {__VA_ARGS__};                                   \
-        return table;                                                                              \
-    }
-
 VRAMPLAN_ENUM_TABLE(Family, {Family::Gpt2, "gpt2"}, {Family::Bert, "bert"},
                     {Family::Llama, "llama"}, {Family::Mistral, "mistral"},
                     {Family::Mixtral, "mixtral"}, {Family::Qwen2, "qwen2"}, {Family::Phi3, "phi3"},
@@ -67,6 +60,5 @@ VRAMPLAN_ENUM_TABLE(TrainingLoop, {TrainingLoop::Custom, "custom"},
 VRAMPLAN_ENUM_TABLE(MemoryMetric, {MemoryMetric::Allocated, "allocated"},
                     {MemoryMetric::Reserved, "reserved"}, {MemoryMetric::Device, "device"})
 
-#undef VRAMPLAN_ENUM_TABLE
 
 } // namespace vramplan

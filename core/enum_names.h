@@ -19,6 +19,15 @@ template <typename E> struct EnumName
 
 template <typename E> std::span<const EnumName<E>> enumNames();
 
+// Defines enumNames<Type>() from its {value, "spelling"} pairs, in the .cpp that owns the
+// enumeration's spellings (enum_names.cpp; serving_json.cpp for the serving section's).
+#define VRAMPLAN_ENUM_TABLE(Type, ...)                                                             \
+    template <> std::span<const EnumName<Type>> enumNames<Type>()                                  \
+    {                                                                                              \
+        static constexpr EnumName<Type> table[] = {__VA_ARGS__};                                   \
+        return table;                                                                              \
+    }
+
 template <typename E> std::string_view toString(E value)
 {
     for (const auto &entry : enumNames<E>())

@@ -10,18 +10,14 @@
 namespace vramplan {
 namespace {
 
-// Elements of the largest matrix the base quantises to 4 bits, on this GPU.
+// Elements of the largest matrix the base quantises to 4 bits, on this GPU: the layer kinds'
+// state sums, which addModelStates has made ready for every kind on the stage.
 double largestQuantisedMatrix(const StageContext &c)
 {
     double largest = 0;
-    for (const auto &group : c.layerGroups()) {
-        if (!(group.count > 0))
-            continue;
-        for (const auto &t : group.weights)
-            if (t.quantizable)
-                largest = std::max(largest, double(t.rows) * double(t.cols) /
-                                                (t.tensorParallel ? double(c.tp) : 1.0));
-    }
+    for (const auto &group : c.layerGroups())
+        if (group.count > 0)
+            largest = std::max(largest, c.shared->states[int(group.kind)].largestQuantised);
     return largest;
 }
 

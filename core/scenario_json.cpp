@@ -417,6 +417,12 @@ bool checkLayout(const Scenario &s, std::string &error)
 
 } // namespace
 
+std::string frameworkVersionText(const FrameworkVersion &v)
+{
+    return std::to_string(v.major) + "." + std::to_string(v.minor) +
+           (v.patch > 0 ? "." + std::to_string(v.patch) : "");
+}
+
 std::string checkScenario(const Scenario &s)
 {
     std::string error;
@@ -753,9 +759,8 @@ json scenarioToJson(const Scenario &s)
         out["training"]["loop"] = toString(t.loop);
     if (p.fsdpVersion > 0)
         out["parallelism"]["fsdp_version"] = p.fsdpVersion;
-    if (const auto &v = s.frameworkVersion; v.given)
-        out["framework_version"] = std::to_string(v.major) + "." + std::to_string(v.minor) +
-                                   (v.patch > 0 ? "." + std::to_string(v.patch) : "");
+    if (s.frameworkVersion.given)
+        out["framework_version"] = frameworkVersionText(s.frameworkVersion);
     if (!s.gpu.preset.empty())
         out["gpu"]["preset"] = s.gpu.preset;
     if (!s.gpu.architecture.empty())

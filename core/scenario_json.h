@@ -29,6 +29,8 @@ Parsed<nlohmann::json> jsonFromText(std::string_view text);
 // Makes a message fit one terminal line: control characters become '?', and it is cut to
 // `limit` characters (the input must not be echoed whole).
 std::string printableLine(std::string text, size_t limit = 400);
+// A framework release as `framework_version` writes it: "4.57", or "4.57.1" with a patch.
+std::string frameworkVersionText(const FrameworkVersion &version);
 
 // The scenario with every field spelled out (presets resolved to their numbers, but the
 // preset names kept so a reader sees where they came from).

@@ -7,13 +7,6 @@
 
 namespace vramplan {
 
-#define VRAMPLAN_ENUM_TABLE(Type, ...)                                                             \
-    template <> std::span<const EnumName<Type>> enumNames<Type>()                                  \
-    {                                                                                              \
-        static constexpr EnumName<Type> table[] = {__VA_ARGS__};                                   \
-        return table;                                                                              \
-    }
-
 VRAMPLAN_ENUM_TABLE(ServingEngine, {ServingEngine::Vllm, "vllm"}, {ServingEngine::Sglang, "sglang"},
                     {ServingEngine::Transformers, "transformers"})
 VRAMPLAN_ENUM_TABLE(KvCacheDtype, {KvCacheDtype::Auto, "auto"}, {KvCacheDtype::Fp8, "fp8"})
@@ -24,7 +17,6 @@ VRAMPLAN_ENUM_TABLE(WeightQuantization, {WeightQuantization::None, "none"},
 VRAMPLAN_ENUM_TABLE(GenerateCache, {GenerateCache::Dynamic, "dynamic"},
                     {GenerateCache::Static, "static"})
 
-#undef VRAMPLAN_ENUM_TABLE
 
 namespace {
 

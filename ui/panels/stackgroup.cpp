@@ -92,13 +92,9 @@ void StackGroup::display(const Scenario &s)
     showEnum(m_loss, t.loss);
     showEnum(m_loop, t.loop);
     const QSignalBlocker blocker(m_version);
-    const FrameworkVersion &v = s.frameworkVersion;
-    m_version->setText(v.given ? QStringLiteral("%1.%2%3")
-                                     .arg(v.major)
-                                     .arg(v.minor)
-                                     .arg(v.patch > 0 ? QStringLiteral(".%1").arg(v.patch)
-                                                      : QString())
-                               : QString());
+    m_version->setText(s.frameworkVersion.given
+                           ? QString::fromStdString(frameworkVersionText(s.frameworkVersion))
+                           : QString());
 }
 
 void StackGroup::refreshAvailability(const Scenario &s)
