@@ -32,6 +32,6 @@ struct ErrorBand
 {
     double low = 1, high = 1;
 };
-constexpr ErrorBand validationErrorBand{0.96, 1.20};
+constexpr ErrorBand validationErrorBand{0.96, 1.14};
 
 } // namespace vramplan

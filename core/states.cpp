@@ -438,13 +438,30 @@ void addModelStates(const StageContext &c, ItemSink &out)
                 "2 layers * layer elements * compute bytes", "torch FSDP / DeepSpeed ZeRO-3",
                 layerBytes, 2, computePhases);
         // The root unit (embeddings, final norm, head) stays gathered from forward into backward
-        // (FSDP1 never reshards the root after forward). The all-gather writes into a buffer
-        // of the full unsharded size beside the local shard, which stays allocated
-        // (FSDP1 FlatParamHandle._full_param_padded; FSDP2 and ZeRO-3 likewise).
+        // (FSDP1 never reshards the root after forward; FSDP2 sets the root's
+        // post_forward_mesh_info to None in FSDPState._lazy_init). The all-gather writes into a
+        // buffer of the full unsharded size beside the local shard, which stays allocated
+        // (FSDP1 FlatParamHandle._full_param_padded). Torch FSDP reshards the root only in its
+        // post-backward hook, which waits for the embedding's gradient at the very end of
+        // backward, so the root stays gathered through every layer's backward. DeepSpeed
+        // ZeRO-3 releases the embedding after its first use instead (its reuse distance, the
+        // whole model, exceeds stage3_max_reuse_distance), keeping only the head into backward.
+        const bool torchFsdp = fw != Framework::Deepspeed;
+        const unsigned rootLife = torchFsdp ? computePhases
+                                            : phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward);
         out.add(T, "gathered embeddings and head (root unit)", "root elements * compute bytes",
-                "torch FSDP root unit (flat_param_handle.py _full_param_padded)",
-                size.root * computeWeightBytes, 1,
-                phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward));
+                torchFsdp ? "torch FSDP root unit (flat_param_handle.py _full_param_padded; "
+                            "_fsdp_state.py _lazy_init)"
+                          : "DeepSpeed ZeRO-3 parameter fetch",
+                size.root * computeWeightBytes, 1, rootLife);
+        if (c.full && torchFsdp && c.hasHead && !c.m.tiedEmbeddings)
+            // The head's unsharded gradient, produced by the loss backward, waits in the root's
+            // gradient until the root's post-backward reduce-scatter at the end of backward
+            // (FSDP1: the flat parameter's AccumulateGrad; FSDP2: FSDPParamGroup.post_backward).
+            out.add(G, "unsharded head gradient (root unit, until the end of backward)",
+                    "vocab * hidden / tp * compute bytes", "torch FSDP root post-backward",
+                    double(c.m.vocabSize) * double(c.m.hiddenSize) / tp * computeWeightBytes, 1,
+                    phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
         if (c.full)
             out.add(T, "unsharded gradients of one layer (before reduce-scatter)",
                     "layer elements * reduce bytes", "torch FSDP post-backward",

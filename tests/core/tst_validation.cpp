@@ -90,8 +90,17 @@ nlohmann::json amendedAndAdded(QString &problem)
     amend(runs, amendments, problem);
     const nlohmann::json added =
         readRuns(test::dataPath("measured/published_stacks.json"), problem);
-    if (problem.isEmpty())
-        runs.insert(runs.end(), added.begin(), added.end());
+    if (!problem.isEmpty())
+        return runs;
+    // A record whose own source contradicts the setup it states (published_stacks.md) stays in
+    // the file with its reason under "excluded" and is not scored.
+    for (const auto &r : added) {
+        if (r.contains("excluded"))
+            std::printf("excluded %-11s %s\n", r.value("id", "?").c_str(),
+                        r["excluded"].get<std::string>().substr(0, 100).c_str());
+        else
+            runs.push_back(r);
+    }
     return runs;
 }
 
@@ -235,13 +244,13 @@ void TestValidation::amendedAndAddedRuns()
     if (QTest::currentTestFailed())
         return;
     // Ratchets (best reached so far): the amended shared runs already meet the issue's bound.
-    QVERIFY2(amended.mean <= 0.054 && amended.median <= 0.030,
+    QVERIFY2(amended.mean <= 0.052 && amended.median <= 0.027,
              qPrintable(QString("amended shared runs: mean %1%, median %2%")
                             .arg(amended.mean * 100)
                             .arg(amended.median * 100)));
-    QVERIFY2(both.mean <= 0.105 && both.median <= 0.062,
-             qPrintable(QString("shared and added runs: mean %1%, median %2% (ratchet 10.5% / "
-                                "6.2%; issue 13 asks 6% / 4%)")
+    QVERIFY2(both.mean <= 0.082 && both.median <= 0.052,
+             qPrintable(QString("shared and added runs: mean %1%, median %2% (ratchet 8.2% / "
+                                "5.2%; issue 13 asks 6% / 4%)")
                             .arg(both.mean * 100)
                             .arg(both.median * 100)));
 }

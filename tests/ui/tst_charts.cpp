@@ -256,7 +256,7 @@ void TestCharts::rangeShowsCurrentAndCapacity()
         QVERIFY(std::isfinite(current));
         QCOMPARE(current, e.peak.device / GiB);
         const double capacity = e.capacityBytes / GiB;
-        const double top = std::max(current * 1.2, capacity) * 1.15;
+        const double top = std::max(current * 1.14, capacity) * 1.15;
         QVERIFY2(std::abs(chart->valueTop() - top) < 1e-9 * top,
                  qPrintable(QStringLiteral("%1: top %2, expected %3")
                                 .arg(data->xName)
@@ -307,7 +307,7 @@ void TestCharts::curveAndTimelineTooltips()
                                curve->yAxis->coordToPixel(params / GiB / 2));
     const QString expected =
         QStringLiteral("micro-batch 1: %1 per GPU\nlikely %2 to %3\nParameters: %4")
-            .arg(gib(e.peak.device), gib(e.peak.device * 0.96, 1), gib(e.peak.device * 1.2, 1),
+            .arg(gib(e.peak.device), gib(e.peak.device * 0.96, 1), gib(e.peak.device * 1.14, 1),
                  gib(params));
     QCOMPARE(w.batchChart()->toolTipAt(atParameters), expected);
     QCOMPARE(w.batchChart()->toolTipAt(QPointF(1, 1)), QString()); // off the plot
