@@ -139,9 +139,11 @@ LossBytes lossBytes(const StageContext &c)
 LossBytes hfLossBytes(const StageContext &c)
 {
     const double lc = c.act;
-    // transformers up to 4.45 upcasts the logits inside forward, shifts them (a second fp32
-    // copy) and returns the fp32 logits, which a loop holding `outputs` keeps through
-    // backward: 16-bit logits + fp32 + shifted copy + log-softmax at the end of forward;
+    // transformers up to 4.45 upcasts the logits inside forward (`logits = logits.float()`
+    // rebinds the name, so the 16-bit logits are freed once copied: 16-bit + fp32 only during
+    // the cast), shifts them (a second fp32 copy) and returns the fp32 logits, which a loop
+    // holding `outputs` keeps through backward: fp32 + shifted copy + log-softmax at the end
+    // of forward;
     // returned logits + log-softmax + its incoming and outgoing gradients in backward
     // (modeling_llama.py LlamaForCausalLM.forward; later versions: loss_utils.ForCausalLMLoss).
     const Family f = c.m.family;
@@ -174,7 +176,7 @@ LossBytes hfLossBytes(const StageContext &c)
         return {3 * lc, 4 * lc, "logits and cross-entropy (compute dtype)",
                 "transformers modeling_gpt2.py GPT2LMHeadModel.forward", 2 * lc, {}, lc};
     // The returned fp32 logits and the fp32 log-softmax stay: 8 bytes.
-    return {lc < 4 ? lc + 12 : 12, 16, "logits, fp32 upcast and cross-entropy",
+    return {lc < 4 ? std::max(12.0, lc + 4) : 12, 16, "logits, fp32 upcast and cross-entropy",
             "transformers modeling_llama.py LlamaForCausalLM.forward", std::min(8.0, lc + 12),
             "fp32 logits and log-softmax (kept for backward)", 4};
 }
