@@ -98,18 +98,25 @@ LossBytes lossBytes(const StageContext &c)
         return {2 * lc, 3 * lc, "logits and cross-entropy (compute dtype)",
                 "litgpt/utils.py chunked_cross_entropy; torch.nn.functional.cross_entropy"};
     case Framework::Torchtune:
-        // From 0.3 (and without a version) the recipes' default loss is CEWithChunkedOutputLoss:
-        // 8 chunks, each upcast to fp32 for its log-softmax.
+        // `standard` is torch.nn.CrossEntropyLoss (the recipes' default from 0.3 is the chunked
+        // loss, `training.loss: chunked`, handled above). From 0.3 the decoder still returns
+        // `self.output(h).float()` (the 16-bit head output freed once cast), the recipe shifts
+        // the labels rather than the logits, flattens the logits as a view and `del logits`
+        // after the loss: fp32 logits and log-softmax at the end of forward, the log-softmax
+        // kept. The recipe discards what training.compile_loss returns for a loss other than
+        // the chunked one (torch.compile returns a new module), so this loss stays eager
+        // (recipes/full_finetune_single_device.py, torchtune/training/_compile.py).
         if (c.s.frameworkVersion.atLeast(0, 3))
-            return {lc + 4, lc + 4.5, "logits and chunked cross-entropy (fp32 per chunk)",
-                    "torchtune/modules/loss/ce_chunked_output_loss.py"};
+            return {std::max(lc + 4, 8.0), 12, "fp32 logits (model output) and cross-entropy",
+                    "torchtune TransformerDecoder.forward .float(); recipe `del logits`", 4,
+                    "fp32 log-softmax (kept for backward)"};
         // Before 0.3 the decoder returns `self.output(h).float()`; the recipe shifts the fp32 logits into
         // a contiguous copy, computes the loss and `del logits` before backward: the
         // log-softmax stays, then its incoming and outgoing gradients (recipes/
         // lora_finetune_single_device.py, "free logits otherwise it peaks backward memory").
         // Compiled (torchtune's compile_loss), the cross-entropy keeps its fp32 input instead of
         // a log-softmax and writes one fp32 gradient.
-        if (c.compiled)
+        if (c.compiled && c.t.compileLoss)
             return {lc + 8, 8, "fp32 logits (model output) and compiled cross-entropy",
                     "torchtune TransformerDecoder.forward .float(); training.compile_loss", 4};
         return {lc + 12, 12, "fp32 logits, shifted copy and cross-entropy",
