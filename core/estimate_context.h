@@ -31,6 +31,11 @@ struct StageShared
     Inventory attention, mlp[2]; // mlp by LayerKind
 };
 
+// bitsandbytes NF4 (Dettmers et al. 2023, QLoRA §3): 4-bit codes, one 8-bit absmax per 64
+// weights after double quantisation, and one fp32 second-level constant per 256 blocks.
+constexpr double nf4BytesPerWeight = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
+constexpr double bytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+
 struct StageContext
 {
     const Scenario &s;

@@ -57,6 +57,39 @@ bool unslothFusedLoss(const StageContext &c)
     return c.s.framework == Framework::Unsloth && c.s.frameworkVersion.atLeast(2024, 12);
 }
 
+// From 2025.8 Unsloth's default loss is unsloth_zoo's unsloth_fused_ce_loss, which replaced
+// Cut Cross-Entropy in its models (unsloth/models/llama.py; unsloth_zoo fused_losses/
+// cross_entropy_loss.py, added 2025-08-13): the head and the loss run chunk by chunk over the
+// tokens, with the chunk sized to a share of the GPU memory free at the first call.
+bool unslothFreeMemoryChunkedLoss(const StageContext &c)
+{
+    return unslothFusedLoss(c) && c.s.frameworkVersion.atLeast(2025, 8);
+}
+
+// The chunks unsloth_fused_ce_loss splits b*s tokens into (_get_chunk_multiplier,
+// get_chunk_size): the target is half the free memory at the first call (from 2026.7 at most
+// 4 GiB), and the full fp32 logits over the target, divided by 4, rounded to the nearest
+// integer (from 2026.7 rounded up) and times 4, at least 1. The free memory is taken as the
+// GPU's capacity less the weights, which are what is resident at the first forward (the
+// optimizer's states appear at the first step).
+double unslothLossChunks(const StageContext &c, double tokens, double vocab)
+{
+    const ParameterCounts &n = c.counts;
+    const double other = double(n.embedding + n.outputHead + n.finalNorm);
+    const double weightBytes =
+        c.qlora ? double(n.layers) * nf4BytesPerWeight + other * 2
+                : double(n.total) * (c.fp32 || c.amp ? 4.0 : 2.0) / (c.zero3() ? c.shardGroup() : 1.0);
+    const double freeGiB = std::max(0.0, c.s.gpu.memoryGiB - weightBytes / bytesPerGiB);
+    const bool capped = c.s.frameworkVersion.atLeast(2026, 7);
+    const double targetGiB = capped ? std::min(freeGiB * 0.5, 4.0) : freeGiB * 0.5;
+    if (targetGiB <= 1e-9)
+        return tokens; // Unsloth raises "No or negligible GPU memory" here
+    const double exact = tokens * vocab * 4 / bytesPerGiB / targetGiB; // full fp32 logits / target
+    const double chunks = capped ? (exact <= 1.0 ? 1.0 : std::ceil(exact / 4) * 4)
+                                 : std::max(std::round(exact / 4) * 4, 1.0);
+    return std::min(chunks, tokens);
+}
+
 LossBytes hfLossBytes(const StageContext &c);
 
 LossBytes lossBytes(const StageContext &c)
@@ -237,6 +270,20 @@ void addFusedLinearLoss(const StageContext &c, const Dims &d, ItemSink &out)
     const double perChunk = std::ceil(tokens / std::ceil(vocab / d.h));
     const double chunk = std::min(tokens, std::exp2(std::ceil(std::log2(std::max(1.0, perChunk)))));
     const double heads = 1.0 + double(c.t.mtpLayers);
+    if (c.t.loss == LossKind::Standard && unslothFreeMemoryChunkedLoss(c)) {
+        // Each chunk: the head's 16-bit logits, the fp32 copy cross_entropy reads
+        // (compute_fused_ce_loss `.float()`) and the logits' gradient, under
+        // torch.func.grad_and_value; the hidden-state gradient is kept for backward.
+        const double rows = std::ceil(tokens / unslothLossChunks(c, tokens, vocab));
+        out.add(LL, "Unsloth fused cross-entropy: one chunk's logits, fp32 copy and gradient",
+                "rows*V*(2c + 4), chunks from half the free memory",
+                "unsloth_zoo fused_losses/cross_entropy_loss.py unsloth_fused_ce_loss",
+                rows * vocab * (2 * d.c + 4), 1, phaseBit(Phase::Forward));
+        out.add(LL, "hidden-state gradient computed in forward (fused loss)", "b*s*h*c",
+                "unsloth_zoo UnslothFusedLoss (grad_inputs)", tokens * d.h * d.c, heads,
+                phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward));
+        return;
+    }
     out.add(LL, "fused linear cross-entropy: one chunk's logits and gradient (transient)",
             "chunk*V*c, chunk = next_pow2(b*s / ceil(V/h))",
             "liger_kernel fused_linear_cross_entropy.py", chunk * vocab * d.c, 1,

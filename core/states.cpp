@@ -17,9 +17,6 @@ constexpr unsigned backwardPhases =
 // Validation and generation are forward passes: per-layer gathers happen there too.
 constexpr unsigned computePhases = phaseBit(Phase::Forward) | backwardPhases | evaluationPhases;
 
-// bitsandbytes NF4 (Dettmers et al. 2023, QLoRA §3): 4-bit codes, one 8-bit absmax per 64
-// weights after double quantisation, and one fp32 second-level constant per 256 blocks.
-constexpr double nf4BytesPerWeight = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
 // bitsandbytes 8-bit optimizers: one fp32 absmax per 2048-element block, per state; tensors
 // under 4096 elements keep 32-bit states (bnb.optim.Optimizer8bit, min_8bit_size).
 constexpr double blockwise8bitOverhead = 4.0 / 2048;
