@@ -120,11 +120,12 @@ void addNorm(const StageContext &c, const Dims &d, Inventory &inv, bool outputSa
         if (!inputShared)
             inv.push_back({"norm input and per-row statistics (fused norm)",
                            "b*s*h*(residual bytes) + b*s*4*(1 or 2)",
-                           (d.tokens * d.h * (c.amp || c.fp32 ? 4.0 : d.c) +
+                           (d.tokens * d.h *
+                                (c.fp32 || (c.amp && !base16BitUnderAutocast(c)) ? 4.0 : d.c) +
                             d.tokens * 4 * (rms ? 1.0 : 2.0)) /
                                d.outsideDiv});
         if (outputSaved && !c.compiled) {
-            const double copies = c.amp && c.hfModelCode() ? readers : 1.0;
+            const double copies = c.amp && c.hfModelCode() && !unslothFastLora(c) ? readers : 1.0;
             inv.push_back({"norm output (input of the next linears)", "b*s*h*c per copy",
                            d.tokens * d.h * d.c * copies / d.outsideDiv});
         }
@@ -293,7 +294,7 @@ void addMlpBody(const StageContext &c, const Dims &d, Inventory &inv, double k, 
         // (liger_kernel/ops/swiglu.py; unsloth/kernels/swiglu.py).
         inv.push_back({"gate projection (fused SwiGLU input)", "b*s*f*c", cf, false, true});
         inv.push_back({"up projection (fused SwiGLU input)", "b*s*f*c", cf});
-        if (linearSavesInput(c, "down_proj"))
+        if (linearSavesInput(c, "down_proj") && !unslothFastLora(c))
             inv.push_back({"gated product (down_proj input)", "b*s*f*c", cf});
     } else if (c.eagerModelCode()) {
         // down(act(gate(x)) * up(x)): act keeps gate, the product keeps act and up.

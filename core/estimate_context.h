@@ -121,6 +121,23 @@ struct StageContext
     }
 };
 
+// Unsloth loads the frozen base in the 16-bit compute dtype and, unlike PEFT's
+// prepare_model_for_kbit_training, does not upcast its norms and embeddings to fp32; autocast
+// then has no fp32 weights to cast, and the residual stream stays 16-bit
+// (unsloth/models/_utils.py prepare_model_for_training).
+inline bool base16BitUnderAutocast(const StageContext &c)
+{
+    return c.s.framework == Framework::Unsloth && !c.full && !c.fp32;
+}
+
+// Unsloth's LoRA layers run as its own autograd functions (unsloth/kernels/fast_lora.py):
+// LoRA_QKV saves the attention input once for q, k and v, and LoRA_MLP saves its input and
+// the gate and up projections (X, e, g) and recomputes the gated product in backward.
+inline bool unslothFastLora(const StageContext &c)
+{
+    return c.s.framework == Framework::Unsloth && c.lora;
+}
+
 // Bytes per token per vocabulary entry of 16-bit logits freed before the loss gradient is
 // built: the caching allocator cannot reuse that block for the larger fp32 tensors, so it stays
 // reserved (slack) at the peak.

@@ -53,14 +53,6 @@ double weightBytes(const StageContext &c)
     return 2;
 }
 
-// Unsloth loads the frozen base in the 16-bit compute dtype and, unlike PEFT's
-// prepare_model_for_kbit_training, does not upcast its norms and embeddings to fp32; autocast
-// then has no fp32 weights to cast (unsloth/models/_utils.py prepare_model_for_training).
-bool base16BitUnderAutocast(const StageContext &c)
-{
-    return c.s.framework == Framework::Unsloth && !c.full && !c.fp32;
-}
-
 double gradientBytes(const StageContext &c)
 {
     if (c.fp32 || c.amp)
