@@ -141,6 +141,7 @@ struct LocalSizes
     double oneLayer = 0; // one layer's local elements
     double oneLayerLinear = 0;
     double root = 0; // embeddings, final norm and heads held on this stage
+    double rootEmbedding = 0; // of `root`, the token embeddings
 };
 
 // One layer's weight, gradient and optimizer bytes on this GPU (sharded as the layout says).
@@ -296,6 +297,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
             continue;
         const double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
         size.root += n;
+        if (t.place == WeightPlace::Embedding)
+            size.rootEmbedding += n;
         if (c.full) {
             paramsTrainable += n * wb / (z3 ? dp : 1.0);
             trainable += n;
@@ -436,14 +439,33 @@ void addModelStates(const StageContext &c, ItemSink &out)
         // ZeRO-3 releases the embedding after its first use instead (its reuse distance, the
         // whole model, exceeds stage3_max_reuse_distance), keeping only the head into backward.
         const bool torchFsdp = fw != Framework::Deepspeed;
+        // torchtitan from 0.2 (83e6941, 2025-07-28) shards the embeddings and [norm, output]
+        // as units of their own: the embeddings are resharded after their forward and
+        // gathered again for their backward at the end; norm and output stay gathered from the
+        // end of forward through the loss backward, after which their gradients are
+        // reduce-scattered (models/llama3/infra/parallelize.py apply_fsdp).
+        const bool splitRoot = fw == Framework::Torchtitan && c.s.frameworkVersion.atLeast(0, 2) &&
+                               !c.m.tiedEmbeddings;
         const unsigned rootLife = torchFsdp ? computePhases
                                             : phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward);
-        out.add(T, "gathered embeddings and head (root unit)", "root elements * compute bytes",
-                torchFsdp ? "torch FSDP root unit (flat_param_handle.py _full_param_padded; "
-                            "_fsdp_state.py _lazy_init)"
-                          : "DeepSpeed ZeRO-3 parameter fetch",
-                size.root * computeWeightBytes, 1, rootLife);
-        if (c.full && torchFsdp && c.hasHead && !c.m.tiedEmbeddings)
+        if (splitRoot) {
+            out.add(T, "gathered norm and output head (their own FSDP unit)",
+                    "(root - embeddings) elements * compute bytes",
+                    "torchtitan apply_fsdp fully_shard([norm, output])",
+                    (size.root - size.rootEmbedding) * computeWeightBytes, 1,
+                    phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward));
+            out.add(T, "gathered token embeddings (their own FSDP unit)",
+                    "embedding elements * compute bytes",
+                    "torchtitan apply_fsdp fully_shard(tok_embeddings)",
+                    size.rootEmbedding * computeWeightBytes, 1, phaseBit(Phase::BackwardEnd));
+        } else {
+            out.add(T, "gathered embeddings and head (root unit)", "root elements * compute bytes",
+                    torchFsdp ? "torch FSDP root unit (flat_param_handle.py _full_param_padded; "
+                                "_fsdp_state.py _lazy_init)"
+                              : "DeepSpeed ZeRO-3 parameter fetch",
+                    size.root * computeWeightBytes, 1, rootLife);
+        }
+        if (c.full && torchFsdp && !splitRoot && c.hasHead && !c.m.tiedEmbeddings)
             // The head's unsharded gradient, produced by the loss backward, waits in the root's
             // gradient until the root's post-backward reduce-scatter at the end of backward
             // (FSDP1: the flat parameter's AccumulateGrad; FSDP2: FSDPParamGroup.post_backward).
