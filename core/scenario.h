@@ -188,17 +188,8 @@ enum class Framework
     Unsloth
 };
 
-// The release of the framework a scenario ran with (SPEC §3 extension `framework_version`),
-// where its memory behaviour changed between releases. Absent: the current release.
-struct FrameworkVersion
-{
-    bool given = false;
-    int major = 0, minor = 0, patch = 0;
-    bool atLeast(int ma, int mi) const
-    {
-        return !given || major > ma || (major == ma && minor >= mi);
-    }
-};
+// The release of the framework a scenario ran with (SPEC §3 extension `framework_version`):
+// FrameworkVersion, release_version.h (shared with the serving section's `engine_version`).
 
 struct MoeConfig
 {

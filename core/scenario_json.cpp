@@ -217,41 +217,7 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
 bool parseFrameworkVersion(const std::string &text, Framework framework, FrameworkVersion &out,
                            std::string &error)
 {
-    std::string_view rest = text;
-    const std::string_view name = toString(framework);
-    if (const size_t space = rest.find(' '); space != std::string_view::npos) {
-        if (rest.substr(0, space) != name) {
-            error = "framework_version: \"" + printableLine(text, 40) +
-                    "\" names another framework than \"" + std::string(name) + "\"";
-            return false;
-        }
-        rest = rest.substr(space + 1);
-    }
-    int parts[3] = {0, 0, 0};
-    int count = 0;
-    while (!rest.empty() && count < 3) {
-        size_t digits = 0;
-        int64_t value = 0;
-        while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9' && value < 100000)
-            value = value * 10 + (rest[digits++] - '0');
-        if (digits == 0 || value >= 100000)
-            break;
-        parts[count++] = int(value);
-        rest = rest.substr(digits);
-        if (rest.empty() || rest[0] != '.')
-            break;
-        rest = rest.substr(1);
-    }
-    // A suffix such as "rc1", ".dev0" or "+cu124" after major.minor is allowed and ignored.
-    const bool suffixOk = rest.empty() || std::isalpha(static_cast<unsigned char>(rest[0])) ||
-                          rest[0] == '+' || rest[0] == '-';
-    if (count < 2 || !suffixOk) {
-        error = "framework_version: expected a release such as \"4.57\" or \"" +
-                std::string(name) + " 4.57\", got \"" + printableLine(text, 40) + "\"";
-        return false;
-    }
-    out = {true, parts[0], parts[1], parts[2]};
-    return true;
+    return parseReleaseVersion(text, toString(framework), "framework_version", out, error);
 }
 
 bool readTraining(const json &document, TrainingConfig &t, std::string &error)
@@ -416,6 +382,48 @@ bool checkLayout(const Scenario &s, std::string &error)
 }
 
 } // namespace
+
+bool parseReleaseVersion(std::string_view text, std::string_view name, std::string_view key,
+                         FrameworkVersion &out, std::string &error)
+{
+    std::string_view rest = text;
+    const std::string shown = printableLine(std::string(text), 40);
+    if (const size_t space = rest.find(' '); space != std::string_view::npos) {
+        if (rest.substr(0, space) != name) {
+            error = std::string(key) + ": \"" + shown + "\" names another framework than \"" +
+                    std::string(name) + "\"";
+            return false;
+        }
+        rest = rest.substr(space + 1);
+    }
+    int parts[3] = {0, 0, 0};
+    int count = 0;
+    while (!rest.empty() && count < 3) {
+        size_t digits = 0;
+        int64_t value = 0;
+        while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9' && value < 100000)
+            value = value * 10 + (rest[digits++] - '0');
+        if (digits == 0 || value >= 100000)
+            break;
+        parts[count++] = int(value);
+        rest = rest.substr(digits);
+        if (rest.empty() || rest[0] != '.')
+            break;
+        rest = rest.substr(1);
+    }
+    // A suffix such as "rc1", ".dev0" or "+cu124" after major.minor is allowed and ignored.
+    const bool suffixOk = rest.empty() || std::isalpha(static_cast<unsigned char>(rest[0])) ||
+                          rest[0] == '+' || rest[0] == '-';
+    if (count < 2 || !suffixOk) {
+        error = std::string(key) + ": expected a release such as \"" +
+                std::string(name == "vllm" || name == "sglang" ? "0.21" : "4.57") + "\" or \"" +
+                std::string(name) + (name == "vllm" || name == "sglang" ? " 0.21" : " 4.57") +
+                "\", got \"" + shown + "\"";
+        return false;
+    }
+    out = {true, parts[0], parts[1], parts[2]};
+    return true;
+}
 
 std::string frameworkVersionText(const FrameworkVersion &v)
 {

@@ -29,6 +29,10 @@ Parsed<nlohmann::json> jsonFromText(std::string_view text);
 // Makes a message fit one terminal line: control characters become '?', and it is cut to
 // `limit` characters (the input must not be echoed whole).
 std::string printableLine(std::string text, size_t limit = 400);
+// A release "0.21", "0.21.1", "0.21rc1" or "<name> 0.21" (`framework_version`, and the serving
+// section's `engine_version` with the engine's name); the error names `key`.
+bool parseReleaseVersion(std::string_view text, std::string_view name, std::string_view key,
+                         FrameworkVersion &out, std::string &error);
 // A framework release as `framework_version` writes it: "4.57", or "4.57.1" with a patch.
 std::string frameworkVersionText(const FrameworkVersion &version);
 

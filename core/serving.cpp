@@ -281,23 +281,75 @@ double contextBytes(const GpuConfig &gpu)
     return gpu.architecture == "volta" ? 1343 * MiB : 500 * MiB;
 }
 
-// CUDA graphs: captured after the KV cache is allocated, so outside vLLM's budget (V1 up to
-// v0.11; later releases can subtract an estimate, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS).
-// The graphs share one memory pool sized by the largest captured batch, plus each graph's
-// own kernel-node storage (published "Graph capturing finished ... took 0.3-0.6 GiB" for 7-8B
-// models with 67 graphs).
+// vLLM's CUDA-graph capture sizes of release 0.21 and later (vllm/config/compilation.py):
+// 1, 2, 4, then steps of 8 below 256 and steps of 16 from 256, up to the largest. Counted
+// as vLLM logs them, "Profiling CUDA graph memory: PIECEWISE=51 (largest=512), FULL=35
+// (largest=256)" for max_num_seqs 256 (LMCache issue #3430, vLLM 0.21.0).
+double captureSizesUpTo(double largest)
+{
+    if (largest < 1)
+        return 0;
+    double n = largest >= 4 ? 3 : (largest >= 2 ? 2 : 1);
+    if (largest >= 8)
+        n += std::floor((std::min(largest, 248.0) - 8) / 8) + 1;
+    if (largest >= 256)
+        n += std::floor((largest - 256) / 16) + 1;
+    return n;
+}
+
+// One captured graph's own kernel-node storage, per decoder layer on the GPU (published
+// "Graph capturing finished ... took 0.3-0.6 GiB" for 7-8B models with 67 graphs).
+constexpr double graphBytesPerLayer = 0.25 * MiB;
+
+// vLLM from 0.21 (engine_version) captures FULL decode graphs beside the PIECEWISE ones
+// (cudagraph_mode FULL_AND_PIECEWISE) and its memory profiler estimates them before sizing
+// the KV cache (gpu_worker.py determine_available_memory subtracts
+// cudagraph_memory_estimate when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, on by default
+// "since v0.21.0" as the engine logs).
+bool graphsInBudget(const Ctx &x)
+{
+    return x.r.engine == ServingEngine::Vllm && x.s.serving.cudaGraphs &&
+           x.s.serving.engineVersion.atLeast(0, 21);
+}
+
+// CUDA graphs. Up to vLLM 0.20 they are captured after the KV cache is allocated, so outside
+// its budget; from 0.21 the profiler's estimate of them comes out of the budget
+// (cudaGraphEstimate) and the graphs live in what it reserved. The graphs share one memory
+// pool sized by the largest captured batch, plus each graph's own kernel-node storage.
 double cudaGraphBytes(const Ctx &x, int64_t stageLayers)
 {
     if (!x.s.serving.cudaGraphs || x.r.engine == ServingEngine::Transformers)
         return 0;
-    // vLLM: capture sizes 1, 2, 4, then steps of 8 up to min(2 * max_num_seqs, 512)
-    // (vllm/config/compilation.py); SGLang 0.4: up to cuda_graph_max_bs 160.
+    const double perGraph = double(stageLayers) * graphBytesPerLayer;
+    if (graphsInBudget(x)) {
+        // PIECEWISE graphs up to min(2 x max_num_seqs, 512, max_num_batched_tokens) and FULL
+        // decode graphs up to max_num_seqs, one shared pool (gpu_model_runner.py capture_model).
+        const double largest = std::min({2.0 * double(x.r.maxNumSeqs), 512.0,
+                                         double(x.r.maxNumBatchedTokens)});
+        const double full = captureSizesUpTo(std::min(double(x.r.maxNumSeqs), largest));
+        const double pool = activationPeak(x, largest, 0, false, false);
+        return pool + (captureSizesUpTo(largest) + full) * perGraph;
+    }
+    // vLLM up to 0.20: capture sizes 1, 2, 4, then steps of 8 up to min(2 * max_num_seqs, 512)
+    // (vllm/config/compilation.py of those releases); SGLang 0.4: up to cuda_graph_max_bs 160.
     const double largest = x.r.engine == ServingEngine::Sglang
                                ? 160.0
                                : std::min(2.0 * double(x.r.maxNumSeqs), 512.0);
     const double graphs = 3 + std::floor(largest / 8);
     const double pool = activationPeak(x, largest, 0, false, false);
-    return pool + graphs * double(stageLayers) * 0.25 * MiB;
+    return pool + graphs * perGraph;
+}
+
+// What vLLM 0.21+ subtracts from the KV budget for the graphs (gpu_model_runner.py
+// profile_cudagraph_memory): per mode it captures the largest descriptor (the shared pool,
+// "first capture") and the next one (one graph's cost), and extrapolates: the largest first
+// capture over the modes plus per-graph cost x (graphs - 1) summed over the modes. Equal to
+// the graphs' own bytes less one graph: the first capture holds the pool and one graph.
+double cudaGraphEstimate(const Ctx &x, int64_t stageLayers)
+{
+    if (!graphsInBudget(x))
+        return 0;
+    return std::max(0.0, cudaGraphBytes(x, stageLayers) - double(stageLayers) * graphBytesPerLayer);
 }
 
 ServingPlan planStage(const Ctx &x, int stage, const GpuConfig &gpu)
@@ -373,7 +425,11 @@ ServingPlan planStage(const Ctx &x, int stage, const GpuConfig &gpu)
                                            st.last, false);
         p.nonTorchBytes = nonTorch;
         p.budgetBytes = r.utilization * p.cudaTotalBytes;
-        available = p.budgetBytes - p.weightsBytes - p.activationBytes - p.nonTorchBytes;
+        // From 0.21 the profiler's CUDA-graph estimate comes out of the budget too
+        // (available_kv_cache_memory_bytes = requested - non_kv_cache - cudagraph estimate).
+        p.cudaGraphEstimateBytes = cudaGraphEstimate(x, st.layers);
+        available = p.budgetBytes - p.weightsBytes - p.activationBytes - p.nonTorchBytes -
+                    p.cudaGraphEstimateBytes;
     } else {
         // SGLang model_runner.py profile_max_num_token: rest = free after loading - free at
         // start x (1 - mem_fraction_static), free at start being the total less the CUDA
@@ -486,6 +542,18 @@ ResolvedServing resolveServing(const Scenario &s)
         r.maxNumSeqs = in.maxNumSeqs > 0 ? in.maxNumSeqs : (large ? 1024 : 256);
         r.maxNumBatchedTokens = in.maxNumBatchedTokens > 0 ? in.maxNumBatchedTokens
                                                            : (large ? 8192 : 2048);
+        if (!in.engineVersion.atLeast(0, 8)) {
+            // The V0 engine (the default before 0.8.0): max_num_seqs 256 on every GPU, and
+            // without chunked prefill (max_model_len up to 32k) one step holds a whole
+            // prompt: max_num_batched_tokens = max(max_model_len, 2048); beyond 32k `vllm
+            // serve` turns chunked prefill on with 512 (vllm/config.py SchedulerConfig and
+            // engine/arg_utils.py of v0.4-v0.7).
+            if (in.maxNumSeqs <= 0)
+                r.maxNumSeqs = 256;
+            if (in.maxNumBatchedTokens <= 0)
+                r.maxNumBatchedTokens =
+                    r.maxModelLen <= 32768 ? std::max<int64_t>(r.maxModelLen, 2048) : 512;
+        }
         r.blockSize = in.blockSize > 0 ? in.blockSize : 16;
         break;
     }
@@ -534,7 +602,7 @@ ServingPlan planServing(const Scenario &s)
             best = last;
     }
     for (double *v : {&best.weightsBytes, &best.activationBytes, &best.nonTorchBytes,
-                      &best.cudaGraphBytes, &best.kvCacheBytes, &best.kvBytesPerToken,
+                      &best.cudaGraphBytes, &best.cudaGraphEstimateBytes, &best.kvCacheBytes, &best.kvBytesPerToken,
                       &best.budgetBytes, &best.cudaTotalBytes})
         *v = finite(*v);
     if (!std::isfinite(best.maxConcurrency))

@@ -60,7 +60,8 @@ struct ServingPlan
     double weightsBytes = 0;
     double activationBytes = 0; // the profiling run's activation peak (transformers: prefill)
     double nonTorchBytes = 0;   // outside PyTorch's allocator, counted in the budget
-    double cudaGraphBytes = 0;  // captured after the KV cache, outside the budget
+    double cudaGraphBytes = 0;  // the captured graphs (vLLM up to 0.20: outside the budget)
+    double cudaGraphEstimateBytes = 0; // vLLM 0.21+: the profiler's graph estimate, in the budget
     double kvCacheBytes = 0;    // the KV cache allocated (whole blocks); negative: short by
     double kvBytesPerToken = 0; // one token in every layer of this GPU
     int64_t kvGroups = 1;       // vLLM's KV cache groups (hybrid sliding/full models)

@@ -15,6 +15,8 @@
 //   transformers generate: the batch is training.micro_batch_size, the prompt
 //     training.sequence_length, plus max_new_tokens (default 256) new tokens.
 
+#include "release_version.h"
+
 #include <cstdint>
 
 namespace vramplan {
@@ -65,6 +67,10 @@ struct ServingConfig
     int64_t blockSize = 0;  // tokens per KV block (SGLang: page size); 0: the engine's default
     bool cudaGraphs = true; // false: vLLM --enforce-eager, SGLang --disable-cuda-graph
     WeightQuantization quantization = WeightQuantization::None;
+    // The engine's release (`engine_version`, "0.21.1" or "vllm 0.21"): decides which version
+    // of its memory accounting applies (serving.cpp, docs/serving.md). Absent: the current
+    // release (vLLM >= 0.21: the CUDA-graph estimate comes out of the KV budget).
+    FrameworkVersion engineVersion;
     // transformers generate only (extensions of the `serving` object):
     int64_t maxNewTokens = 256;
     GenerateCache cache = GenerateCache::Dynamic;

@@ -4,6 +4,7 @@
 
 #include "enum_names.h"
 #include "json_reader.h"
+#include "scenario_json.h"
 
 namespace vramplan {
 
@@ -58,6 +59,13 @@ bool readServing(const nlohmann::json &document, ServingConfig &out, std::string
         s.cudaGraphs = !eager;
     }
     r.enumeration("quantization", s.quantization);
+    // `engine_version`: "0.21", "0.21.1", "0.10.1rc1" or "vllm 0.21" (the name, when written,
+    // must be the section's engine).
+    std::string version;
+    if (r.string("engine_version", version, 64) && !version.empty() &&
+        !parseReleaseVersion(version, toString(s.engine), "serving.engine_version",
+                             s.engineVersion, error))
+        return false;
     r.integer("max_new_tokens", s.maxNewTokens, 0, maxTokens);
     r.enumeration("cache", s.cache);
     r.finish();
@@ -83,6 +91,8 @@ nlohmann::json servingToJson(const ServingConfig &s)
         out["max_num_batched_tokens"] = s.maxNumBatchedTokens;
     if (s.blockSize > 0)
         out["block_size"] = s.blockSize;
+    if (s.engineVersion.given)
+        out["engine_version"] = frameworkVersionText(s.engineVersion);
     if (s.engine == ServingEngine::Transformers || s.maxNewTokens != 256)
         out["max_new_tokens"] = s.maxNewTokens;
     if (s.engine == ServingEngine::Transformers || s.cache != GenerateCache::Dynamic)

@@ -52,29 +52,48 @@ private slots:
 void TestFrameworkTerms::fsdpRootUnitGatheredWhole_data()
 {
     QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("version");
     QTest::addColumn<int>("gpus");
     QTest::addColumn<QString>("finetune");
-    QTest::newRow("transformers LoRA, 2 GPUs") << "transformers" << 2 << "lora";
-    QTest::newRow("transformers QLoRA, 2 GPUs") << "transformers" << 2 << "qlora";
-    QTest::newRow("torchtitan full, 8 GPUs") << "torchtitan" << 8 << "full";
-    QTest::newRow("torchtitan full, 128 GPUs") << "torchtitan" << 128 << "full";
+    QTest::addColumn<bool>("split"); // embeddings and [norm, output] as units of their own
+    QTest::newRow("transformers LoRA, 2 GPUs") << "transformers" << "" << 2 << "lora" << false;
+    QTest::newRow("transformers QLoRA, 2 GPUs") << "transformers" << "" << 2 << "qlora" << false;
+    QTest::newRow("torchtitan 0.0.2 full, 8 GPUs") << "torchtitan" << "0.0.2" << 8 << "full" << false;
+    QTest::newRow("torchtitan 0.1 full, 128 GPUs") << "torchtitan" << "0.1" << 128 << "full" << false;
+    QTest::newRow("torchtitan 0.2 full, 8 GPUs") << "torchtitan" << "0.2" << 8 << "full" << true;
+    QTest::newRow("torchtitan (current) full, 128 GPUs") << "torchtitan" << "" << 128 << "full" << true;
 }
 
 void TestFrameworkTerms::fsdpRootUnitGatheredWhole()
 {
     QFETCH(QString, framework);
+    QFETCH(QString, version);
     QFETCH(int, gpus);
     QFETCH(QString, finetune);
+    QFETCH(bool, split);
     // The all-gather writes the whole unsharded root (embeddings, final norm, head) into a
     // buffer of its own beside the local shard: the gathered bytes do not shrink with the GPUs.
-    const Estimate e = estimateOf(
+    auto json = nlohmann::json::parse(scenarioText(
         "\"preset\":\"llama-2-7b\"",
         "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"bf16\","
         "\"activation_recompute\":\"full\",\"finetune\":{\"method\":\"" +
             finetune.toStdString() + "\"}",
-        "\"gpus\":" + std::to_string(gpus) + ",\"zero_stage\":3", framework.toStdString());
-    QCOMPARE(itemBytes(e, "gathered embeddings and head (root unit)"),
-             (2 * llamaEmbedding + 4096) * 2);
+        "\"gpus\":" + std::to_string(gpus) + ",\"zero_stage\":3", framework.toStdString()));
+    if (!version.isEmpty())
+        json["framework_version"] = version.toStdString();
+    const Estimate e = estimate(test::parseOrFail(json.dump()));
+    if (split) {
+        // torchtitan from 0.2: norm and output gathered at the loss, the embeddings only for
+        // their own backward at the end.
+        QCOMPARE(itemBytes(e, "gathered embeddings and head (root unit)"), 0.0);
+        QCOMPARE(itemBytes(e, "gathered norm and output head (their own FSDP unit)"),
+                 (llamaEmbedding + 4096) * 2);
+        QCOMPARE(itemBytes(e, "gathered token embeddings (their own FSDP unit)"),
+                 llamaEmbedding * 2);
+    } else {
+        QCOMPARE(itemBytes(e, "gathered embeddings and head (root unit)"),
+                 (2 * llamaEmbedding + 4096) * 2);
+    }
 }
 
 void TestFrameworkTerms::sdpaMathPathForBroadcastKey_data()

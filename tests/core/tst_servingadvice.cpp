@@ -269,9 +269,11 @@ private slots:
         // budget 0.9 x 79.22 GiB = 76555644567.552 B; weights 8030261248 x 2 + rotary cache
         // 131072 x 128 x 2 = 16094076928 B; activation peak: the sampler over 256 requests,
         // 256 x 128256 x (2 + 36) + 8192 x 4096 x 2 = 1314783232 B (the forward, 8192 x
-        // (3 x 4096 + 3 x 14336) x 2 = 905969664 B, is smaller); non-torch 0.3 GiB. The KV cache:
-        // 58824661860.352 B in blocks of 16 x 131072 B = 28049 blocks = 448784 tokens, 13.70
-        // requests of 32768 tokens (2048 blocks each).
+        // (3 x 4096 + 3 x 14336) x 2 = 905969664 B, is smaller); non-torch 0.3 GiB; the current
+        // release's CUDA-graph estimate (docs/serving.md "Engine versions"): the pool of 512
+        // tokens, 512 x 110592 = 56623104 B, and 51 + 35 - 1 graphs of 32 x 0.25 MiB =
+        // 769654784 B. The KV cache: 58055007076.352 B in blocks of 16 x 131072 B = 27682
+        // blocks = 442912 tokens, 13.52 requests of 32768 tokens (2048 blocks each).
         const Scenario base = servingScenario(
             "llama-3.1-8b", "h100-80gb",
             {{"engine", "vllm"}, {"gpu_memory_utilization", 0.9}, {"max_model_len", 32768},
@@ -281,11 +283,12 @@ private slots:
         const ServingPlan &p = a.now.plan;
         QCOMPARE(p.weightsBytes, 16094076928.0);
         QCOMPARE(p.activationBytes, 1314783232.0);
-        QCOMPARE(p.kvBlocks, int64_t(28049));
-        QCOMPARE(p.kvCacheTokens, int64_t(448784));
-        QCOMPARE(p.maxConcurrency, 28049.0 / 2048);
-        QVERIFY(!a.servesNow); // 13.7 < 16
-        QCOMPARE(a.now.kvHeadroomTokens, int64_t(448784) - 16 * 32768);
+        QCOMPARE(p.cudaGraphEstimateBytes, 769654784.0);
+        QCOMPARE(p.kvBlocks, int64_t(27682));
+        QCOMPARE(p.kvCacheTokens, int64_t(442912));
+        QCOMPARE(p.maxConcurrency, 27682.0 / 2048);
+        QVERIFY(!a.servesNow); // 13.5 < 16
+        QCOMPARE(a.now.kvHeadroomTokens, int64_t(442912) - 16 * 32768);
         // The same file with 13 requests serves as it is, and nothing cheaper than the
         // H100's 79.65 GiB then changes nothing: the first suggestion without numerics changes
         // is no dearer than the scenario.

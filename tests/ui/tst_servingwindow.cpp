@@ -147,7 +147,7 @@ void TestServingWindow::utilizationIsOneUndoStep()
     const ServingPlan before = planServing(w.scenario());
     const QString shownBefore = group->planLabel()->text();
     // As docs/serving.md quotes it.
-    QCOMPARE(shownBefore, QStringLiteral("KV cache 54.78 GiB: 448,784 tokens, 13.70 requests of "
+    QCOMPARE(shownBefore, QStringLiteral("KV cache 54.07 GiB: 442,912 tokens, 13.52 requests of "
                                          "32k tokens at once"));
     QCOMPARE(shownBefore,
              QStringLiteral("KV cache %1: %2 tokens, %3 requests of 32k tokens at once")
