@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 using namespace vramplan;
 using test::itemBytes;
 using test::scenarioText;
@@ -51,6 +53,13 @@ private slots:
     void frameworkVersionParsing_data();
     void frameworkVersionParsing();
     void newFieldsRoundTrip();
+    void unslothLossChunksFollowFreeMemory_data();
+    void unslothLossChunksFollowFreeMemory();
+    void unslothFastLoraSavesOnce();
+    void eagerLossesByFramework_data();
+    void eagerLossesByFramework();
+    void fsdpRootGradientWaitsForTheEnd_data();
+    void fsdpRootGradientWaitsForTheEnd();
 };
 
 void TestTrainingStacks::compiledLayerKeepsMatmulOutputs()
@@ -278,6 +287,136 @@ void TestTrainingStacks::newFieldsRoundTrip()
     QVERIFY(!plain.contains("framework_version"));
     QVERIFY(!plain["training"].contains("compile"));
     QVERIFY(!plain["parallelism"].contains("fsdp_version"));
+}
+
+void TestTrainingStacks::unslothLossChunksFollowFreeMemory_data()
+{
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<double>("gpuGiB");
+    QTest::addColumn<double>("batchTokens");
+    QTest::addColumn<double>("rows"); // tokens per chunk
+    // Llama-3.1-8B in bf16: 8,030,261,248 weights, 14.96 GiB. On 24 GiB: 9.04 GiB free, half
+    // of it 4.52 GiB the target. 16384 tokens: fp32 logits 7.83 GiB, 1.73 targets.
+    // 2025.9: round(1.73 / 4) * 4 = 0, at least 1 chunk.
+    QTest::newRow("2025.9, 16k tokens, 24 GiB") << "2025.9" << 24.0 << 16384.0 << 16384.0;
+    // 2026.7 caps the target at 4 GiB: 1.96 targets, rounded up to 4 chunks of 4096.
+    QTest::newRow("2026.7, 16k tokens, 24 GiB") << "2026.7" << 24.0 << 16384.0 << 4096.0;
+    // 65536 tokens: 31.3 GiB of fp32 logits, 6.93 targets: round(1.73) * 4 = 8 chunks.
+    QTest::newRow("2025.9, 64k tokens, 24 GiB") << "2025.9" << 24.0 << 65536.0 << 8192.0;
+    // A large GPU: one chunk under 2025.9; 2026.7 still splits 7.83 GiB into 4 chunks.
+    QTest::newRow("2025.9, 16k tokens, 1000 GiB") << "2025.9" << 1000.0 << 16384.0 << 16384.0;
+    QTest::newRow("2026.7, 16k tokens, 1000 GiB") << "2026.7" << 1000.0 << 16384.0 << 4096.0;
+}
+
+// unsloth_zoo's unsloth_fused_ce_loss (from Unsloth 2025.8): chunks sized to half the free
+// memory at the first call, each holding its 16-bit logits, their fp32 copy and gradient.
+void TestTrainingStacks::unslothLossChunksFollowFreeMemory()
+{
+    QFETCH(QString, version);
+    QFETCH(double, gpuGiB);
+    QFETCH(double, batchTokens);
+    QFETCH(double, rows);
+    auto json = nlohmann::json::parse(scenarioText(
+        "\"preset\":\"llama-3.1-8b\"",
+        "\"micro_batch_size\":" + std::to_string(int(batchTokens / 8192)) +
+            ",\"sequence_length\":8192,\"precision\":\"bf16\",\"activation_recompute\":\"full\"",
+        "\"gpus\":1", "unsloth"));
+    json["framework_version"] = version.toStdString();
+    json["gpu"]["memory_gib"] = gpuGiB;
+    const Estimate e = estimate(test::parseOrFail(json.dump()));
+    QCOMPARE(itemBytes(e, "Unsloth fused cross-entropy: one chunk's logits, fp32 copy and gradient"),
+             rows * vocab * (2 * 2 + 4));
+    QCOMPARE(itemBytes(e, "hidden-state gradient computed in forward (fused loss)"),
+             batchTokens * h * 2);
+}
+
+// Unsloth's LoRA_QKV and LoRA_MLP save their input once and recompute the gated product;
+// PEFT's separate linears under autocast each keep their own 16-bit copy of the norm output.
+void TestTrainingStacks::unslothFastLoraSavesOnce()
+{
+    const std::string training = "\"precision\":\"amp_bf16\",\"activation_recompute\":\"none\","
+                                 "\"finetune\":{\"method\":\"qlora\",\"lora_rank\":16}";
+    const Estimate unsloth = llama8b(training, "unsloth");
+    const Estimate liger = llama8b(training + ",\"kernels\":\"liger\"", "transformers");
+    // One copy for q/k/v and one for gate/up per layer (16-bit residual stream: 2 bytes).
+    QCOMPARE(itemBytes(unsloth, "norm output (input of the next linears)"),
+             tokens * h * 2 * 2 * layers);
+    QCOMPARE(itemBytes(liger, "norm output (input of the next linears)"),
+             tokens * h * 2 * (3 + 2) * layers);
+    QCOMPARE(itemBytes(unsloth, "gated product (down_proj input)"), 0.0);
+    QVERIFY(itemBytes(liger, "gated product (down_proj input)") > 0);
+    // The fused norm keeps its 16-bit input (Unsloth's base is 16-bit), fp32 under PEFT's AMP.
+    QCOMPARE(itemBytes(unsloth, "norm input and per-row statistics (fused norm)"),
+             (tokens * h * 2 + tokens * 4) * 2 * layers);
+    QCOMPARE(itemBytes(liger, "norm input and per-row statistics (fused norm)"),
+             (tokens * h * 4 + tokens * 4) * 2 * layers);
+}
+
+void TestTrainingStacks::eagerLossesByFramework_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<QString>("keptName");
+    QTest::addColumn<double>("kept");      // bytes per logit kept for backward
+    QTest::addColumn<double>("transient"); // bytes per logit only inside the loss
+    QTest::addColumn<double>("backward");
+    // transformers <= 4.45 (Llama 3.1's default): `logits = logits.float()` frees the 16-bit
+    // logits once cast; fp32 logits (returned) and log-softmax kept, the shifted copy transient.
+    QTest::newRow("transformers 4.45") << "transformers" << "4.45"
+                                       << "fp32 logits and log-softmax (kept for backward)" << 8.0
+                                       << 4.0 << 16.0;
+    // torchtune from 0.3 with torch.nn.CrossEntropyLoss: the decoder's fp32 output, labels
+    // shifted instead of the logits, `del logits` after the loss: the log-softmax kept.
+    QTest::newRow("torchtune 0.4") << "torchtune" << "0.4" << "fp32 log-softmax (kept for backward)"
+                                   << 4.0 << 4.0 << 12.0;
+    QTest::newRow("torchtune current") << "torchtune" << "" << "fp32 log-softmax (kept for backward)"
+                                       << 4.0 << 4.0 << 12.0;
+}
+
+void TestTrainingStacks::eagerLossesByFramework()
+{
+    QFETCH(QString, framework);
+    QFETCH(QString, version);
+    QFETCH(QString, keptName);
+    QFETCH(double, kept);
+    QFETCH(double, transient);
+    QFETCH(double, backward);
+    const std::string top =
+        version.isEmpty() ? "" : "\"framework_version\":\"" + version.toStdString() + "\"";
+    const Estimate e = llama8b("\"precision\":\"bf16\"", framework.toStdString(), "\"gpus\":1", top);
+    QCOMPARE(itemBytes(e, keptName.toStdString()), tokens * vocab * kept);
+    QCOMPARE(itemBytes(e, "16-bit logits and shifted copy (transient inside the loss)"),
+             tokens * vocab * transient);
+    QCOMPARE(itemBytes(e, "cross-entropy backward: log-softmax and logits gradients"),
+             tokens * vocab * backward);
+}
+
+void TestTrainingStacks::fsdpRootGradientWaitsForTheEnd_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<double>("headGradient");
+    // Torch FSDP reduce-scatters the root's gradients in its post-backward at the very end:
+    // the head's 16-bit unsharded gradient waits through every layer's backward.
+    QTest::newRow("transformers FSDP") << "transformers" << "" << vocab * h * 2;
+    QTest::newRow("torchtitan 0.1") << "torchtitan" << "0.1" << vocab * h * 2;
+    // torchtitan from 0.2: [norm, output] is a unit of its own, reduce-scattered right after
+    // the loss backward; DeepSpeed reduces each gradient through its buckets.
+    QTest::newRow("torchtitan 0.2") << "torchtitan" << "0.2" << 0.0;
+    QTest::newRow("deepspeed ZeRO-3") << "deepspeed" << "" << 0.0;
+}
+
+void TestTrainingStacks::fsdpRootGradientWaitsForTheEnd()
+{
+    QFETCH(QString, framework);
+    QFETCH(QString, version);
+    QFETCH(double, headGradient);
+    const std::string top =
+        version.isEmpty() ? "" : "\"framework_version\":\"" + version.toStdString() + "\"";
+    const Estimate e = llama8b("\"precision\":\"bf16_mixed\",\"activation_recompute\":\"full\"",
+                               framework.toStdString(), "\"gpus\":8,\"zero_stage\":3", top);
+    QCOMPARE(itemBytes(e, "unsharded head gradient (root unit, until the end of backward)"),
+             headGradient);
 }
 
 QTEST_APPLESS_MAIN(TestTrainingStacks)
