@@ -35,6 +35,8 @@ nlohmann::json servingJson(const ServingPlan &p)
             {"activation_bytes", asBytes(p.activationBytes)},
             {"non_torch_bytes", asBytes(p.nonTorchBytes)},
             {"cuda_graph_bytes", asBytes(p.cudaGraphBytes)},
+            // vLLM 0.21+: the profiler's estimate of the graphs, taken out of the KV budget.
+            {"cuda_graph_estimate_bytes", asBytes(p.cudaGraphEstimateBytes)},
             {"kv_cache_bytes", asBytes(p.kvCacheBytes)},
             {"kv_cache_tokens", p.kvCacheTokens},
             {"max_concurrency", std::round(concurrency * 100) / 100},

@@ -447,6 +447,9 @@ std::string checkScenario(const Scenario &s)
     if (s.frameworkVersion.given && s.frameworkVersion.major < 0)
         return "framework_version: expected a release such as \"4.57\" or \"" +
                std::string(toString(s.framework)) + " 4.57\"";
+    if (s.serving.present && s.serving.engineVersion.given && s.serving.engineVersion.major < 0)
+        return "serving.engine_version: expected a release such as \"0.21\" or \"" +
+               std::string(toString(s.serving.engine)) + " 0.21\"";
     checkLayout(s, error);
     return error;
 }

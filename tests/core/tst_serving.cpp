@@ -221,9 +221,11 @@ private slots:
         QVERIFY(std::abs(sum - e.peak.device) < 1.0);
         const auto json = estimateToJson(e, s);
         for (const char *key : {"weights_bytes", "activation_bytes", "non_torch_bytes",
-                                "cuda_graph_bytes", "kv_cache_bytes", "kv_cache_tokens",
-                                "max_concurrency"})
+                                "cuda_graph_bytes", "cuda_graph_estimate_bytes", "kv_cache_bytes",
+                                "kv_cache_tokens", "max_concurrency"})
             QVERIFY2(json["serving"].contains(key), key);
+        QCOMPARE(json["serving"]["cuda_graph_estimate_bytes"].get<int64_t>(),
+                 int64_t(std::llround(e.serving.cudaGraphEstimateBytes)));
         QCOMPARE(json["per_gpu_bytes"]["kv_cache"].get<int64_t>(),
                  int64_t(std::llround(e.serving.kvCacheBytes)));
         // Without a serving section inference means what it meant: no kv_cache component.

@@ -213,7 +213,7 @@ void TestValidation::publishedRuns()
     if (QTest::currentTestFailed())
         return;
     // Ratchet towards issue 5's 8% / 5% (see the top of this file).
-    constexpr double meanBound = 0.073, medianBound = 0.044;
+    constexpr double meanBound = 0.070, medianBound = 0.044;
     QVERIFY2(f.mean <= meanBound, qPrintable(QString("mean absolute error %1% > %2%")
                                                  .arg(f.mean * 100)
                                                  .arg(meanBound * 100)));
@@ -225,9 +225,8 @@ void TestValidation::publishedRuns()
 // Issue 13 ("today's training stacks"): the shared runs with what their sources state but the
 // format could not say (compile, compile_loss, framework_version: shared_published_amendments.
 // json), and the runs added with the stacks of today (published_stacks.json: Liger, Unsloth,
-// torchao on torchtitan, torchtune, PEFT, Axolotl). The issue's bound, mean <= 6% and median
-// <= 4% over both, does not hold yet: the test holds the best figures reached so far as a
-// ratchet that only ever tightens, and the amended shared runs on their own.
+// torchao on torchtitan, torchtune, PEFT, Axolotl). The issue's bound is mean <= 6% and median
+// <= 4% over both: the median holds; the mean does not yet and is held as a ratchet.
 void TestValidation::amendedAndAddedRuns()
 {
     QString problem;
@@ -243,16 +242,19 @@ void TestValidation::amendedAndAddedRuns()
     const Figures both = report(runs);
     if (QTest::currentTestFailed())
         return;
-    // Ratchets (best reached so far): the amended shared runs already meet the issue's bound.
+    // The amended shared runs meet the issue's bound; over shared and added runs the median
+    // bound (4%) holds and the mean is held as a ratchet at the best figure reached (6.49%),
+    // to be tightened only, down to the issue's 6%.
     QVERIFY2(amended.mean <= 0.052 && amended.median <= 0.027,
              qPrintable(QString("amended shared runs: mean %1%, median %2%")
                             .arg(amended.mean * 100)
                             .arg(amended.median * 100)));
-    QVERIFY2(both.mean <= 0.082 && both.median <= 0.052,
-             qPrintable(QString("shared and added runs: mean %1%, median %2% (ratchet 8.2% / "
-                                "5.2%; issue 13 asks 6% / 4%)")
-                            .arg(both.mean * 100)
+    QVERIFY2(both.median <= 0.04,
+             qPrintable(QString("shared and added runs: median %1% (issue 13: 4%)")
                             .arg(both.median * 100)));
+    QVERIFY2(both.mean <= 0.065,
+             qPrintable(QString("shared and added runs: mean %1% (ratchet 6.5%; issue 13 asks 6%)")
+                            .arg(both.mean * 100)));
 }
 
 // The band the charts draw: the 10th and 90th percentiles of measured / predicted.

@@ -18,7 +18,9 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QUndoStack>
@@ -71,6 +73,7 @@ private slots:
     void servingGroupFollowsTheMode();
     void kvCacheIsItsOwnSegment();
     void utilizationIsOneUndoStep();
+    void engineReleaseIsOneUndoStep();
     void curvesPassThroughTheCurrentPlan();
     void noEngineRestoresTheNaiveForwardPass();
     void failureIsShown();
@@ -167,6 +170,42 @@ void TestServingWindow::utilizationIsOneUndoStep()
     QCOMPARE(w.scenario().serving.gpuMemoryUtilization, 0.9);
     QCOMPARE(group->utilizationBox()->value(), 0.9);
     QCOMPARE(group->planLabel()->text(), shownBefore);
+}
+
+// vLLM 0.6.4 (the V0 engine, graphs outside the budget) against the current release (0.21+:
+// its CUDA-graph estimate comes out of the budget): the release is one undo step, and text the
+// parser refuses is refused on its field, leaving the scenario as it was.
+void TestServingWindow::engineReleaseIsOneUndoStep()
+{
+    MainWindow w;
+    w.setScenario(vllmScenario());
+    ServingGroup *group = w.controls()->servingGroup();
+    QLineEdit *release = group->engineVersionBox();
+    QCOMPARE(release->placeholderText(), QStringLiteral("current release"));
+    QVERIFY(release->isEnabled());
+    const ServingPlan current = planServing(w.scenario());
+    release->setText(QStringLiteral("vllm 0.6.4"));
+    emit release->editingFinished();
+    QCOMPARE(w.undoStack()->undoText(), QStringLiteral("Change engine release"));
+    QVERIFY(w.scenario().serving.engineVersion.given);
+    QCOMPARE(w.scenario().serving.engineVersion.minor, 6);
+    QCOMPARE(release->text(), QStringLiteral("0.6.4"));
+    const ServingPlan older = planServing(w.scenario());
+    QCOMPARE(older.cudaGraphEstimateBytes, 0.0);
+    QVERIFY(current.cudaGraphEstimateBytes > 0);
+    QVERIFY(older.kvCacheTokens != current.kvCacheTokens);
+    QSignalSpy refused(w.controls(), &ControlsPanel::refused);
+    release->setText(QStringLiteral("latest"));
+    emit release->editingFinished();
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(refused.first().at(0).toString(),
+             QStringLiteral("Release latest refused: serving.engine_version: expected a release "
+                            "such as \"0.21\" or \"vllm 0.21\""));
+    QCOMPARE(w.scenario().serving.engineVersion.minor, 6);
+    QCOMPARE(release->text(), QStringLiteral("0.6.4"));
+    w.undoStack()->undo();
+    QVERIFY(!w.scenario().serving.engineVersion.given);
+    QCOMPARE(release->text(), QString());
 }
 
 void TestServingWindow::curvesPassThroughTheCurrentPlan()

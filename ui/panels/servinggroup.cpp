@@ -4,11 +4,15 @@
 #include "charts/curvesamples.h"
 #include "panels/fitwording.h"
 #include "panels/formcontrols.h"
+#include "scenario_json.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
+
+#include <nlohmann/json.hpp>
 
 namespace vramplan::ui {
 namespace {
@@ -42,7 +46,7 @@ ServingGroup::ServingGroup(QWidget *parent)
       m_quantization(new QComboBox), m_utilization(utilizationSpin()),
       m_maxModelLen(spinBox(1, mostTokens)), m_maxNumSeqs(spinBox(1, mostSequences)),
       m_blockSize(spinBox(1, largestBlock)), m_cudaGraphs(new QCheckBox(tr("CUDA graphs"))),
-      m_plan(new QLabel)
+      m_version(new QLineEdit), m_plan(new QLabel)
 {
     m_engine->addItem(tr("none"), noEngine);
     m_engine->setItemData(0,
@@ -96,6 +100,12 @@ ServingGroup::ServingGroup(QWidget *parent)
     addRow(QString(), m_cudaGraphs, QStringLiteral("serving.cuda_graphs"), tr("CUDA graphs"),
            tr("Captured decode graphs (off: vLLM --enforce-eager): vLLM captures them after "
               "the KV cache, outside its budget"));
+    m_version->setPlaceholderText(tr("current release"));
+    m_version->setClearButtonEnabled(true);
+    addRow(tr("Release"), m_version, QStringLiteral("serving.engine_version"), tr("engine release"),
+           tr("The engine's release where its accounting changed (\"0.21\", \"vllm 0.6.4\"): "
+              "vLLM from 0.21 takes its CUDA-graph estimate out of the KV budget, and before 0.8 "
+              "ran the V0 engine's batch defaults. Empty: the current release"));
     m_maxModelLen->setSingleStep(contextStep);
     m_plan->setWordWrap(true);
     m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -136,6 +146,28 @@ ServingGroup::ServingGroup(QWidget *parent)
     connect(m_cudaGraphs, &QCheckBox::toggled, this, [this](bool on) {
         requestServing(m_cudaGraphs, [on](ServingConfig &c) { c.cudaGraphs = on; });
     });
+    connect(m_version, &QLineEdit::editingFinished, this, &ServingGroup::requestVersion);
+}
+
+// As the Training stack's release: through the scenario parser, so the window accepts exactly
+// what a file may say, and text it refuses reaches the field as checkScenario's refusal.
+void ServingGroup::requestVersion()
+{
+    const std::string text = m_version->text().trimmed().toStdString();
+    requestServing(m_version, [text](ServingConfig &c) {
+        if (text.empty()) {
+            c.engineVersion = {};
+            return;
+        }
+        Scenario probe;
+        probe.serving = c;
+        probe.serving.present = true;
+        nlohmann::json file = scenarioToJson(probe);
+        file["serving"]["engine_version"] = text;
+        const auto parsed = scenarioFromJson(file);
+        c.engineVersion = parsed ? parsed.value->serving.engineVersion
+                                 : FrameworkVersion{true, -1, 0, 0};
+    });
 }
 
 void ServingGroup::requestServing(QWidget *control, std::function<void(ServingConfig &)> edit)
@@ -160,8 +192,16 @@ void ServingGroup::display(const Scenario &s)
     showEnum(m_kvDtype, s.serving.kvCacheDtype);
     showEnum(m_quantization, s.serving.quantization);
     showInt(m_blockSize, r.blockSize);
-    const QSignalBlocker blocker(m_cudaGraphs);
-    m_cudaGraphs->setChecked(s.serving.cudaGraphs);
+    {
+        const QSignalBlocker blocker(m_cudaGraphs);
+        m_cudaGraphs->setChecked(s.serving.cudaGraphs);
+    }
+    const QSignalBlocker blocker(m_version);
+    m_version->setText(s.serving.engineVersion.given && s.serving.engineVersion.major >= 0
+                           ? QString::fromStdString(frameworkVersionText(s.serving.engineVersion))
+                           : m_version->text());
+    if (!s.serving.engineVersion.given)
+        m_version->clear();
 }
 
 void ServingGroup::refreshAvailability(const Scenario &s)
@@ -183,6 +223,9 @@ void ServingGroup::refreshAvailability(const Scenario &s)
                  present ? tr("transformers caches token by token, not in blocks") : noServer);
     setAvailable(m_cudaGraphs, present && !transformers,
                  present ? tr("transformers generate captures no CUDA graphs here") : noServer);
+    setAvailable(m_version, present && s.serving.engine == ServingEngine::Vllm,
+                 present ? tr("Only vLLM's accounting changes with its release here")
+                         : noServer);
     if (!present)
         m_plan->clear();
     m_plan->setVisible(present);

@@ -14,6 +14,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 
 namespace vramplan::ui {
@@ -37,6 +38,7 @@ public:
     QComboBox *quantizationBox() const { return m_quantization; }
     QSpinBox *blockSizeBox() const { return m_blockSize; }
     QCheckBox *cudaGraphsBox() const { return m_cudaGraphs; }
+    QLineEdit *engineVersionBox() const { return m_version; }
     QLabel *planLabel() const { return m_plan; }
 
 protected:
@@ -45,11 +47,14 @@ protected:
 private:
     // An edit of the serving section, which exists once an engine is chosen.
     void requestServing(QWidget *control, std::function<void(ServingConfig &)> edit);
+    // The engine's release, parsed as a file's `serving.engine_version` would be.
+    void requestVersion();
 
     QComboBox *m_engine, *m_kvDtype, *m_quantization;
     QDoubleSpinBox *m_utilization;
     QSpinBox *m_maxModelLen, *m_maxNumSeqs, *m_blockSize;
     QCheckBox *m_cudaGraphs;
+    QLineEdit *m_version;
     QLabel *m_plan;
 };
 
