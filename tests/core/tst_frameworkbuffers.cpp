@@ -1,0 +1,149 @@
+// DeepSpeed's and Megatron's persistent buffers, each against the value worked by hand from the
+// framework's code with its defaults (deepspeed/runtime/zero/config.py; Megatron
+// distributed/param_and_grad_buffer.py, optimizer/distrib_optimizer.py). docs/training_stacks.md,
+// "DeepSpeed and Megatron buffers".
+
+#include "estimate.h"
+#include "testhelpers.h"
+
+#include <QTest>
+
+using namespace vramplan;
+using test::itemBytes;
+using test::scenarioText;
+
+namespace {
+
+Estimate estimateOf(const std::string &model, const std::string &training,
+                    const std::string &parallelism, const std::string &framework)
+{
+    return estimate(test::parseOrFail(scenarioText(model, training, parallelism, framework)));
+}
+
+// Llama 2 7B (hidden 4096, 32 layers, SwiGLU 11008, vocabulary 32000, untied).
+const std::string llama7b = "\"preset\":\"llama-2-7b\"";
+constexpr double h = 4096, f = 11008, V = 32000, layers = 32;
+constexpr double layerElements = 4 * h * h + 3 * h * f + 2 * h;
+constexpr double total = layers * layerElements + 2 * V * h + h;
+
+} // namespace
+
+class TestFrameworkBuffers : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void deepspeedZero3Buffers_data();
+    void deepspeedZero3Buffers();
+    void deepspeedZero12Buffers_data();
+    void deepspeedZero12Buffers();
+    void megatronDistributedOptimizer_data();
+    void megatronDistributedOptimizer();
+};
+
+void TestFrameworkBuffers::deepspeedZero3Buffers_data()
+{
+    QTest::addColumn<QString>("recompute");
+    QTest::addColumn<QString>("item");
+    QTest::addColumn<double>("bytes");
+    // Persistent: the two RMSNorm weights of each layer and the final norm (4096 <= 1e5).
+    QTest::newRow("persistent norms")
+        << "none" << "ZeRO-3 persistent parameters (at most stage3_param_persistence_threshold)"
+        << (layers * 2 * h + h) * 2;
+    // The head (32000 x 4096) is used again first thing in backward: kept.
+    QTest::newRow("head kept") << "none"
+                               << "ZeRO-3 head kept gathered into the loss backward "
+                                  "(stage3_max_reuse_distance)"
+                               << V * h * 2;
+    // Without recomputation a module is kept when 2 * (elements after it) + 2 * head < 1e9,
+    // i.e. after < 368,928,000. The last layer is kept whole (its matrices; norms are
+    // persistent). In layer 30 the limit is 368,928,000 - 202,383,360 = 166,544,640: after v
+    // come o, a norm and the MLP, 152,047,616 (kept); after k, 168,824,832 (released). Kept:
+    // layer 31's matrices and layer 30's v, o, gate, up, down.
+    QTest::newRow("layers kept, no recompute")
+        << "none"
+        << "ZeRO-3 layer weights kept gathered from forward into backward (stage3_max_reuse_distance)"
+        << ((4 * h * h + 3 * h * f) + (2 * h * h + 3 * h * f)) * 2;
+    // Full recompute: distance = after + 2 * head + (L-1-l) * 3 * layer + before; layer 31:
+    // 202,383,360 - n + 262,144,000 < 1e9 for every module: kept whole; layer 30 adds
+    // 3 * 202,383,360 = 607,150,080: 1,071,677,440 - n > 1e9 for every module but none.
+    QTest::newRow("layers kept, full recompute")
+        << "full"
+        << "ZeRO-3 layer weights kept gathered from forward into backward (stage3_max_reuse_distance)"
+        << (4 * h * h + 3 * h * f) * 2;
+    // Prefetch: whole modules until 5e7 elements; the worst start is q (16.8M) then k, v, o
+    // (67.1M), or a norm then gate (45.1M) then up (90.2M).
+    QTest::newRow("prefetch") << "none" << "ZeRO-3 prefetched modules (stage3_prefetch_bucket_size)"
+                              << 2 * h * f * 2;
+    // The whole model is above 5e8 elements: the bucket holds reduce_bucket_size.
+    QTest::newRow("reduce bucket") << "none" << "ZeRO-3 reduce bucket (contiguous_gradients, persistent)"
+                                   << 5e8 * 2;
+    // One sub-group: 6.74e9 / 8 = 842,301,952 < sub_group_size 1e9; 2 + 4 bytes.
+    QTest::newRow("fp32 sub-group gradient")
+        << "none" << "fp32 gradient of one optimizer sub-group (with its 16-bit flat copy)"
+        << total / 8 * 6;
+}
+
+void TestFrameworkBuffers::deepspeedZero3Buffers()
+{
+    QFETCH(QString, recompute);
+    QFETCH(QString, item);
+    QFETCH(double, bytes);
+    const Estimate e = estimateOf(llama7b,
+                                  "\"micro_batch_size\":1,\"sequence_length\":2048,"
+                                  "\"precision\":\"bf16_mixed\",\"activation_recompute\":\"" +
+                                      recompute.toStdString() + "\"",
+                                  "\"gpus\":8,\"zero_stage\":3", "deepspeed");
+    QCOMPARE(itemBytes(e, item.toStdString()), bytes);
+    // The torch FSDP terms are not DeepSpeed's.
+    QCOMPARE(itemBytes(e, "gathered layer weights (current + prefetched)"), 0.0);
+}
+
+void TestFrameworkBuffers::deepspeedZero12Buffers_data()
+{
+    QTest::addColumn<int>("stage");
+    QTest::addColumn<QString>("item");
+    QTest::addColumn<double>("bytes");
+    // setup_buckets: reduce_bucket_size 5e8 elements in bf16.
+    QTest::newRow("ZeRO-1 bucket") << 1 << "ZeRO reduce bucket" << 5e8 * 2;
+    QTest::newRow("ZeRO-2 bucket") << 2 << "ZeRO reduce bucket" << 5e8 * 2;
+    // step(): flatten (bf16) and .to(fp32) of the partition, trainable / 8 elements.
+    QTest::newRow("ZeRO-2 fp32 partition")
+        << 2 << "fp32 gradient partition (with its 16-bit flat copy)" << total / 8 * 6;
+}
+
+void TestFrameworkBuffers::deepspeedZero12Buffers()
+{
+    QFETCH(int, stage);
+    QFETCH(QString, item);
+    QFETCH(double, bytes);
+    const Estimate e = estimateOf(
+        llama7b, "\"micro_batch_size\":1,\"sequence_length\":2048,\"precision\":\"bf16_mixed\"",
+        "\"gpus\":8,\"zero_stage\":" + std::to_string(stage), "deepspeed");
+    QCOMPARE(itemBytes(e, item.toStdString()), bytes);
+}
+
+void TestFrameworkBuffers::megatronDistributedOptimizer_data()
+{
+    QTest::addColumn<int>("gpus");
+    QTest::newRow("dp 2") << 2;
+    QTest::newRow("dp 8") << 8;
+}
+
+void TestFrameworkBuffers::megatronDistributedOptimizer()
+{
+    QFETCH(int, gpus);
+    // --use-distributed-optimizer (zero_stage 1): the bf16 param buffer and the fp32 grad
+    // buffer (main_grad; bf16 forces accumulate_allreduce_grads_in_fp32) are full size on every
+    // rank; the fp32 master copy and Adam's two states are sharded: 6 + 12/dp bytes.
+    const Estimate e = estimateOf(
+        llama7b, "\"micro_batch_size\":1,\"sequence_length\":2048,\"precision\":\"bf16_mixed\"",
+        "\"gpus\":" + std::to_string(gpus) + ",\"zero_stage\":1", "megatron");
+    QCOMPARE(itemBytes(e, "weights"), total * 2);
+    QCOMPARE(itemBytes(e, "main_grad buffer (fp32, persistent)"), total * 4);
+    QCOMPARE(itemBytes(e, "fp32 master weights"), total * 4 / gpus);
+    QCOMPARE(itemBytes(e, "optimizer states"), total * 8 / gpus);
+}
+
+QTEST_APPLESS_MAIN(TestFrameworkBuffers)
+#include "tst_frameworkbuffers.moc"
