@@ -23,6 +23,9 @@ struct LossBytes
     // Of `kept`, the logits HF's forward returns: a loop that holds `outputs` through backward
     // keeps them; HF Trainer's compute_loss returns only the loss, so they are freed first.
     double returned = 0;
+    // The name of the part that lives only at the end of forward, where it is not the loss's
+    // own 16-bit and shifted copies.
+    std::string_view transientName = {};
 };
 
 // Whether torch.compile covers the cross-entropy: HF's forward computes the loss inside the
@@ -111,7 +114,15 @@ LossBytes lossBytes(const StageContext &c)
     case Framework::Unsloth:
         // Before its Cut Cross-Entropy (2024.12), Unsloth's Fast_CrossEntropyLoss kept the 16-bit
         // logits and a per-row logsumexp and wrote the gradient into the logits' own buffer
-        // (unsloth/kernels/cross_entropy_loss.py).
+        // (unsloth/kernels/cross_entropy_loss.py). The model returns those logits; under HF
+        // Trainer with fp16/bf16 mixed precision, accelerate wraps the forward in
+        // convert_outputs_to_fp32 (accelerator.py prepare_model, native_amp), so an fp32 copy of
+        // the returned logits exists at the end of forward until compute_loss drops `outputs`.
+        if (c.t.loop == TrainingLoop::Trainer && lc < 4)
+            return {lc + 4, lc, "logits and Unsloth's in-place cross-entropy",
+                    "unsloth/kernels/cross_entropy_loss.py; accelerate convert_outputs_to_fp32",
+                    lc, "16-bit logits (kept by the in-place cross-entropy)", 0,
+                    "fp32 copy of the returned logits (accelerate convert_outputs_to_fp32)"};
         return {lc, lc, "logits and Unsloth's in-place cross-entropy",
                 "unsloth/kernels/cross_entropy_loss.py Fast_CrossEntropyLoss"};
     case Framework::Megatron:
@@ -349,7 +360,10 @@ void addLogitsAndLoss(const StageContext &c, const Dims &d, ItemSink &out)
     out.add(LL, loss.keptName.empty() ? loss.name : loss.keptName,
             "b*s*V*bytes (end of forward)", loss.source, d.tokens * vocab * keptBytes, heads,
             phaseBit(Phase::Forward));
-    out.add(LL, "16-bit logits and shifted copy (transient inside the loss)", "b*s*V*bytes",
+    out.add(LL,
+            loss.transientName.empty() ? "16-bit logits and shifted copy (transient inside the loss)"
+                                       : loss.transientName,
+            "b*s*V*bytes",
             loss.source, d.tokens * vocab * (loss.forward - keptBytes), 1, phaseBit(Phase::Forward));
     out.add(LL, "cross-entropy backward: log-softmax and logits gradients",
             "b*s*V*bytes (start of backward)", loss.source, d.tokens * vocab * loss.backward, 1,

@@ -53,6 +53,7 @@ private slots:
     void frameworkVersionParsing_data();
     void frameworkVersionParsing();
     void newFieldsRoundTrip();
+    void unslothUnderTrainerConvertsReturnedLogits();
     void unslothLossChunksFollowFreeMemory_data();
     void unslothLossChunksFollowFreeMemory();
     void unslothFastLoraSavesOnce();
@@ -287,6 +288,24 @@ void TestTrainingStacks::newFieldsRoundTrip()
     QVERIFY(!plain.contains("framework_version"));
     QVERIFY(!plain["training"].contains("compile"));
     QVERIFY(!plain["parallelism"].contains("fsdp_version"));
+}
+
+// Unsloth before 2024.12 returns the 16-bit logits its in-place cross-entropy keeps; HF Trainer
+// under mixed precision (accelerate's convert_outputs_to_fp32) adds an fp32 copy of them at the
+// end of forward, freed before backward.
+void TestTrainingStacks::unslothUnderTrainerConvertsReturnedLogits()
+{
+    const std::string version = "\"framework_version\":\"2024.5\"";
+    const std::string amp = "\"precision\":\"amp_bf16\",\"finetune\":{\"method\":\"qlora\"}";
+    const Estimate custom = llama8b(amp, "unsloth", "\"gpus\":1", version);
+    const Estimate trainer = llama8b(amp + ",\"loop\":\"trainer\"", "unsloth", "\"gpus\":1", version);
+    const std::string copy = "fp32 copy of the returned logits (accelerate convert_outputs_to_fp32)";
+    QCOMPARE(itemBytes(custom, copy), 0.0);
+    QCOMPARE(itemBytes(trainer, copy), tokens * vocab * 4);
+    QCOMPARE(itemBytes(trainer, "16-bit logits (kept by the in-place cross-entropy)"),
+             tokens * vocab * 2);
+    QCOMPARE(itemBytes(trainer, "cross-entropy backward: log-softmax and logits gradients"),
+             tokens * vocab * 2);
 }
 
 void TestTrainingStacks::unslothLossChunksFollowFreeMemory_data()
