@@ -445,6 +445,14 @@ void TestFitAdvisor::serverGetsServingAdvice()
     QCOMPARE(panel->solverTexts().value(0),
              QStringLiteral("Serving 16 requests of 32,768 tokens at once, cheapest first (GiB "
                             "of GPU memory rented)"));
+    // A server's layout-only changes keep the model: "same model", not "same training".
+    for (FitChip *chip : panel->chips()) {
+        QVERIFY(!chip->toolTip().contains(QStringLiteral("same training")));
+        QVERIFY(chip->toolTip().contains(QStringLiteral("same model")) ||
+                chip->toolTip().contains(QStringLiteral("numerics")));
+    }
+    QCOMPARE(kindName(ChangeKind::SameSemantics, true), QStringLiteral("same model"));
+    QCOMPARE(kindName(ChangeKind::SameSemantics), QStringLiteral("same training"));
 }
 
 void TestFitAdvisor::staleResultsAreDropped()

@@ -117,12 +117,19 @@ void TestServingWindow::kvCacheIsItsOwnSegment()
     QCOMPARE(w.breakdownChart()->barValue(Component::KvCache), 0.0);
     const QString kvName = componentName(Component::KvCache);
     QVERIFY(!legendNames(w.breakdownChart(), kvName));
+    QVERIFY(legendNames(w.breakdownChart(), componentName(Component::OptimizerStates)));
     chooseData(w.controls()->modeBox(), int(Mode::Inference));
     chooseData(w.controls()->servingGroup()->engineBox(), int(ServingEngine::Vllm));
     const ServingPlan plan = planServing(w.scenario());
     QVERIFY(plan.kvCacheBytes > 0);
     QCOMPARE(w.breakdownChart()->barValue(Component::KvCache), plan.kvCacheBytes / gib);
     QVERIFY(legendNames(w.breakdownChart(), kvName));
+    // A server's legend names what its bar holds: no gradients, optimizer states or loss.
+    for (Component c : {Component::Gradients, Component::OptimizerStates, Component::LogitsAndLoss,
+                        Component::Activations})
+        QVERIFY2(!legendNames(w.breakdownChart(), componentName(c)), qPrintable(componentName(c)));
+    QVERIFY(legendNames(w.breakdownChart(), componentName(Component::Parameters)));
+    QVERIFY(legendNames(w.breakdownChart(), componentName(Component::Framework)));
     QVERIFY(componentColor(Component::KvCache).isValid());
     for (int i = 0; i < componentCount - 1; ++i)
         QVERIFY(componentColor(Component(i)) != componentColor(Component::KvCache));

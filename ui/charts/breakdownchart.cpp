@@ -127,6 +127,7 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_plot->legend->clearItems();
     for (int i = componentCount - 1; i >= 0; --i)
         m_bars[i]->addToLegend();
+    m_legendComponents = (1u << componentCount) - 1;
 
     m_capacityLine = new QCPItemStraightLine(m_plot);
     m_capacityLine->setPen(QPen(capacityColor(), 1.5, Qt::DashLine));
@@ -234,11 +235,19 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
         m_bars[i]->data()->set({QCPBarsData(barKey, m_values[i])}, true);
     }
     // The KV cache is an inference server's (docs/serving.md): named only where there is one.
-    QCPBars *kv = m_bars[int(Component::KvCache)];
-    if ((m_values[int(Component::KvCache)] > 0) != m_plot->legend->hasItemWithPlottable(kv)) {
+    // A server has no gradients, optimizer states or loss, so its legend names only what its
+    // bar holds; a training bar names every training component, zero or not, so that the
+    // legend stays put while a slider moves.
+    const bool server = m_values[int(Component::KvCache)] > 0;
+    unsigned shown = 0;
+    for (int i = 0; i < componentCount; ++i)
+        if (server ? m_values[i] > 0 : Component(i) != Component::KvCache)
+            shown |= 1u << i;
+    if (shown != m_legendComponents) {
+        m_legendComponents = shown;
         m_plot->legend->clearItems();
         for (int i = componentCount - 1; i >= 0; --i)
-            if (m_bars[i] != kv || m_values[i] > 0)
+            if (shown & (1u << i))
                 m_bars[i]->addToLegend();
         applyFonts();
     }

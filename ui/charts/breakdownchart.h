@@ -80,6 +80,8 @@ private:
 
     QCustomPlot *m_plot;
     std::array<QCPBars *, vramplan::componentCount> m_bars{};
+    // The components the legend names, one bit each (see draw()).
+    unsigned m_legendComponents = 0;
     QCPItemStraightLine *m_capacityLine;
     QCPItemText *m_capacityLabel;
     QCPItemText *m_totalLabel;

@@ -273,7 +273,8 @@ void FitAdvisorPanel::rebuild()
     QStringList legend;
     for (ChangeKind k : kinds)
         legend << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
-                      .arg(kindColor(k).name(), escaped(kindName(k)));
+                      .arg(kindColor(k).name(),
+                           escaped(kindName(k, m_result.scenario.serving.present)));
     m_legend->setText(legend.isEmpty() ? QString()
                                        : legend.join(QStringLiteral(" &nbsp; ")) +
                                              tr(" &nbsp; <i>time: per token, against now</i>"));
@@ -322,7 +323,8 @@ QString FitAdvisorPanel::toolTipFor(const Shown &shown, bool nearest) const
              escaped(relativeTimeText(s.relativeStepTime)
                          .replace(QStringLiteral("time"), tr("the step time per token"))),
              escaped(QString::fromStdString(s.costBasis)), kindColor(s.kind).name(),
-             escaped(kindName(s.kind)), escaped(kindMeaning(s.kind)),
+             escaped(kindName(s.kind, m_result.scenario.serving.present)),
+             escaped(kindMeaning(s.kind, m_result.scenario.serving.present)),
              changes.join(QStringLiteral("<br>")),
              tr("Click or press Enter to apply it (one undo step); hover to preview it on "
                 "the breakdown."));

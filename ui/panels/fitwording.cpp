@@ -220,11 +220,11 @@ QString relativeTimeText(double relative)
     return QStringLiteral("%1× time").arg(QString::number(relative, 'f', decimals));
 }
 
-QString kindName(ChangeKind kind)
+QString kindName(ChangeKind kind, bool serving)
 {
     switch (kind) {
     case ChangeKind::SameSemantics:
-        return QStringLiteral("same training");
+        return serving ? QStringLiteral("same model") : QStringLiteral("same training");
     case ChangeKind::Numerics:
         return QStringLiteral("numerics");
     case ChangeKind::Method:
@@ -235,13 +235,18 @@ QString kindName(ChangeKind kind)
     return QString();
 }
 
-QString kindMeaning(ChangeKind kind)
+QString kindMeaning(ChangeKind kind, bool serving)
 {
     switch (kind) {
     case ChangeKind::SameSemantics:
-        return QStringLiteral("The same training, laid out or scheduled differently.");
+        return serving ? QStringLiteral("The same model and weights, on other GPUs or split "
+                                        "differently.")
+                       : QStringLiteral("The same training, laid out or scheduled differently.");
     case ChangeKind::Numerics:
-        return QStringLiteral("The same method with other numerics (8-bit optimizer states).");
+        return serving ? QStringLiteral("Quantised weights or an fp8 KV cache: the answers can "
+                                        "change slightly.")
+                       : QStringLiteral("The same method with other numerics (8-bit optimizer "
+                                        "states).");
     case ChangeKind::Method:
         return QStringLiteral("Another training method: the model learns differently.");
     case ChangeKind::Hardware:

@@ -21,9 +21,10 @@ QStringList changePhrases(const Scenario &from, const Suggestion &s);
 QString chipTitle(const QStringList &phrases);
 // "1.3× time", "0.69× time": the step time per token relative to the scenario's own.
 QString relativeTimeText(double relative);
-// "same training", "numerics", "method", "hardware", and one sentence on what that means.
-QString kindName(ChangeKind kind);
-QString kindMeaning(ChangeKind kind);
+// "same training", "numerics", "method", "hardware", and one sentence on what that means. For an
+// inference server (`serving`) the layout-only kind is "same model": nothing trains.
+QString kindName(ChangeKind kind, bool serving = false);
+QString kindMeaning(ChangeKind kind, bool serving = false);
 QColor kindColor(ChangeKind kind);
 // "H100 80GB" for "H100 80GB (HBM3)", "H200" for "NVIDIA H200".
 QString shortGpuName(const std::string &name);
