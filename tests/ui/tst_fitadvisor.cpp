@@ -193,20 +193,26 @@ void TestFitAdvisor::solverWording_data()
     QTest::addColumn<qint64>("gpus");
     QTest::addColumn<int>("tensorParallel");
     QTest::addColumn<int>("pipelineParallel");
+    QTest::addColumn<int>("zeroStage");
     QTest::addColumn<QStringList>("lines");
-    QTest::newRow("answers") << qint64(6) << qint64(12288) << qint64(2) << 1 << 1
+    QTest::newRow("answers") << qint64(6) << qint64(12288) << qint64(2) << 1 << 1 << 3
                              << QStringList{"Largest micro-batch: 6", "Longest sequence: 12,288",
                                             "Fewest GPUs: 2"};
-    QTest::newRow("nothing fits") << qint64(0) << qint64(0) << qint64(0) << 1 << 1
+    QTest::newRow("nothing fits") << qint64(0) << qint64(0) << qint64(0) << 1 << 1 << 3
                                   << QStringList{"Largest micro-batch: nothing fits, not even 1",
                                                  "Longest sequence: nothing fits, not even the "
                                                  "shortest",
                                                  "Fewest GPUs: nothing fits up to 1,048,576 GPUs"};
     // Whole groups of TP 4 x PP 3 = 12 GPUs: the largest count the solver tries is 12 x 87,381.
     QTest::newRow("nothing fits, groups of 12")
-        << qint64(0) << qint64(4096) << qint64(0) << 4 << 3
+        << qint64(0) << qint64(4096) << qint64(0) << 4 << 3 << 1
         << QStringList{"Largest micro-batch: nothing fits, not even 1", "Longest sequence: 4,096",
                        "Fewest GPUs: nothing fits up to 1,048,572 GPUs"};
+    // Without ZeRO/FSDP each data-parallel rank holds everything: the GPU count is no answer.
+    QTest::newRow("nothing fits, ZeRO 0")
+        << qint64(0) << qint64(4096) << qint64(0) << 1 << 1 << 0
+        << QStringList{"Largest micro-batch: nothing fits, not even 1", "Longest sequence: 4,096",
+                       "Fewest GPUs: more do not help without ZeRO/FSDP"};
 }
 
 void TestFitAdvisor::solverWording()
@@ -216,6 +222,7 @@ void TestFitAdvisor::solverWording()
     QFETCH(qint64, gpus);
     QFETCH(int, tensorParallel);
     QFETCH(int, pipelineParallel);
+    QFETCH(int, zeroStage);
     QFETCH(QStringList, lines);
     Advice a;
     a.maxMicroBatch = batch;
@@ -224,6 +231,7 @@ void TestFitAdvisor::solverWording()
     Scenario s = defaultScenario();
     s.parallelism.tensorParallel = tensorParallel;
     s.parallelism.pipelineParallel = pipelineParallel;
+    s.parallelism.zeroStage = zeroStage;
     QCOMPARE((QStringList{largestMicroBatchText(a), longestSequenceText(a), fewestGpusText(a, s)}),
              lines);
 }
@@ -276,7 +284,7 @@ void TestFitAdvisor::chipsForTheDefaultScenario()
     QCOMPARE(panel->solverTexts(),
              (QStringList{"Largest micro-batch: nothing fits, not even 1",
                           "Longest sequence: nothing fits, not even the shortest",
-                          "Fewest GPUs: nothing fits up to 1,048,576 GPUs"}));
+                          "Fewest GPUs: more do not help without ZeRO/FSDP"}));
     QCOMPARE(panel->nothingFitsText(), QString());
     keepShot(w, QStringLiteral("fitadvisor-default"));
 }
@@ -415,7 +423,7 @@ void TestFitAdvisor::nothingFitsShowsTheNearest()
     QCOMPARE(panel->solverTexts().value(3),
              QStringLiteral("The nearest fits on one A100-SXM4-40GB"));
     QCOMPARE(panel->solverTexts().value(2),
-             QStringLiteral("Fewest GPUs: nothing fits up to 1,048,576 GPUs"));
+             QStringLiteral("Fewest GPUs: more do not help without ZeRO/FSDP"));
 }
 
 // An inference server is advised by serving_advice.h: every chip serves the scenario's own

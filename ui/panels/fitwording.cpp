@@ -309,9 +309,13 @@ QString fewestGpusText(const Advice &advice, const Scenario &scenario)
 {
     if (advice.minGpus > 0)
         return QStringLiteral("Fewest GPUs: %1").arg(groupedNumber(advice.minGpus));
+    const auto &p = scenario.parallelism;
+    // Without ZeRO/FSDP every data-parallel rank holds the whole weights, gradients and states:
+    // more GPUs leave the memory per GPU as it is, so the search's bound says nothing useful.
+    if (scenario.training.mode == Mode::Train && p.zeroStage == 0)
+        return QStringLiteral("Fewest GPUs: more do not help without ZeRO/FSDP");
     // The solver tries whole model-parallel groups up to the GPU count a scenario may have
     // (the same bound `vramplan-cli min-gpus` names).
-    const auto &p = scenario.parallelism;
     const int64_t group =
         std::max<int64_t>(1, p.tensorParallel * p.pipelineParallel * p.contextParallel *
                                  std::max<int64_t>(1, p.expertParallel));

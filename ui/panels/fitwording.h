@@ -33,7 +33,8 @@ QString groupedNumber(int64_t n);
 
 // The solvers' answers for the scenario as it is: "Largest micro-batch: 6", "Longest sequence:
 // 12,288", "Fewest GPUs: 2", or where a solver found nothing "Fewest GPUs: nothing fits up to
-// 1,048,576 GPUs" (the largest count of whole model-parallel groups the solver tries).
+// 1,048,576 GPUs" (the largest count of whole model-parallel groups the solver tries), or, for
+// training without ZeRO/FSDP, that more GPUs do not lower the memory per GPU.
 QString largestMicroBatchText(const Advice &advice);
 QString longestSequenceText(const Advice &advice);
 QString fewestGpusText(const Advice &advice, const Scenario &scenario);
