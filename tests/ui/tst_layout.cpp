@@ -158,6 +158,11 @@ void TestLayout::nothingCutOrOverlapping()
     QVERIFY(breakdown->axisRect()->rect().contains(gapRect.toAlignedRect()));
     QVERIFY2(breakdown->axisRect()->rect().contains(itemRect(capacity).toAlignedRect()),
              qPrintable(capacity->text()));
+    // The total's label over the bar stays inside the plot, however short the plot is.
+    QCPItemText *total = textItem(breakdown, QStringLiteral("device"));
+    QVERIFY(total);
+    QVERIFY2(breakdown->axisRect()->rect().contains(itemRect(total).toAlignedRect()),
+             qPrintable(total->text()));
 
     // Each curve's marker labels ("current", "largest that fits: 3072") inside its plot, apart
     // from each other and from the capacity's label.

@@ -201,7 +201,7 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
             }
         }
         placeGapLabel();
-        return rearranged;
+        return makeRoomForTotalLabel() || rearranged;
     });
     connect(m_plot, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent *event) { updateToolTip(event); });

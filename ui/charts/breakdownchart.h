@@ -75,6 +75,9 @@ private:
     void applyFonts();
     void arrange(bool below);
     void placeGapLabel();      // for the layout just made
+    // Raises the axis's top where the total's label over the bar would leave the plot (a short
+    // plot); true if it did, so the plot is laid out again.
+    bool makeRoomForTotalLabel();
     void placeBalancedLabel(); // as the label is drawn
     void updateToolTip(QMouseEvent *event);
 

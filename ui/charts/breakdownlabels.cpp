@@ -84,6 +84,28 @@ void BreakdownChart::placeGapLabel()
     }
 }
 
+bool BreakdownChart::makeRoomForTotalLabel()
+{
+    // The label stands on the bar's top: its height in pixels, on one or two lines as
+    // placeGapLabel left it, must fit between the bar and the plot's top edge.
+    const QRect axis = m_plot->axisRect()->rect();
+    const QFontMetrics metrics(m_totalLabel->font());
+    const QMargins padding = m_totalLabel->padding();
+    const double label = metrics.boundingRect(QRect(), 0, m_totalLabel->text()).height() +
+                         padding.top() + padding.bottom() + 2;
+    const QCPRange range = m_plot->yAxis->range();
+    const double height = axis.height();
+    if (!(m_total > range.lower) || height <= label + 1)
+        return false;
+    // The bar's top at pixel height (total - lower) / (upper - lower) * height must leave
+    // `label` pixels above it: upper >= lower + (total - lower) * height / (height - label).
+    const double needed = range.lower + (m_total - range.lower) * height / (height - label);
+    if (needed <= range.upper * 1.0001)
+        return false;
+    m_plot->yAxis->setRangeUpper(needed);
+    return true;
+}
+
 void BreakdownChart::placeBalancedLabel()
 {
     // Called as the label is drawn (on screen or into an export), when the layout is final:
