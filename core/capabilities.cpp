@@ -150,6 +150,29 @@ std::string_view knobLabel(Knob knob)
     return i >= 0 && i < knobCount ? labels[i] : "?";
 }
 
+int fsdpVersionOf(const Scenario &s)
+{
+    switch (s.framework) {
+    case Framework::Torchtitan:
+    case Framework::Torchtune:
+    case Framework::Pytorch:
+    case Framework::Transformers:
+    case Framework::Litgpt:
+        if (s.parallelism.fsdpVersion > 0)
+            return int(s.parallelism.fsdpVersion);
+        return s.framework == Framework::Transformers || s.framework == Framework::Litgpt ? 1 : 2;
+    default:
+        return 0;
+    }
+}
+
+bool fsdpFloat8AllGatherApplies(const Scenario &s)
+{
+    return s.training.mode == Mode::Train && s.training.precision == Precision::Fp8Mixed &&
+           s.parallelism.zeroStage >= 3 && s.parallelism.dataParallel() > 1 &&
+           fsdpVersionOf(s) == 2;
+}
+
 int missingCapabilities(const Scenario &s, Knob out[knobCount])
 {
     const auto &p = s.parallelism;

@@ -47,6 +47,18 @@ std::string_view knobLabel(Knob knob);
 // Where the framework's row of the table comes from.
 std::string_view capabilitySource(Framework framework);
 
+// Which torch FSDP implements zero_stage 2/3 for the scenario: its `parallelism.fsdp_version`
+// where given, else the framework's own default (docs/training_stacks.md "FSDP1 against
+// FSDP2"): torchtitan, torchtune and plain PyTorch 2 (fully_shard), transformers (accelerate's
+// FullyShardedDataParallelPlugin, fsdp_version "1" unless FSDP_VERSION says otherwise) and
+// LitGPT (Lightning Fabric's FSDPStrategy) 1. 0 where the framework shards with its own engine
+// (DeepSpeed, Megatron) or not at all (Unsloth).
+int fsdpVersionOf(const Scenario &s);
+// Whether `parallelism.fsdp_float8_all_gather` acts on the estimate: training in fp8_mixed under
+// FSDP2 full shard (zero_stage 3) with more than one data-parallel rank, where torchao's
+// fsdp_pre_all_gather extension exists (FSDP1 has no such extension point).
+bool fsdpFloat8AllGatherApplies(const Scenario &s);
+
 // The knobs the scenario uses that its framework lacks, in Knob order; `out` holds at most
 // knobCount entries and the count is returned.
 int missingCapabilities(const Scenario &s, Knob out[knobCount]);

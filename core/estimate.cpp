@@ -274,12 +274,26 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
             outside += item.bytes();
     }
 
+    // Blocks of a collective's stream stay reserved for it at the most it ever holds (from one
+    // step to the next), whatever it holds in a phase (Item::streamPooled).
+    std::array<double, phaseCount> pooled{};
+    for (const auto &item : e.items)
+        if (item.streamPooled && !item.outsideAllocator)
+            for (int i = 0; i < phaseCount; ++i)
+                if (item.aliveIn(static_cast<Phase>(i)))
+                    pooled[i] += item.bytes();
+    double pool = 0;
+    for (const auto &ph : e.phases)
+        if (ph.present)
+            pool = std::max(pool, pooled[int(ph.phase)]);
+
     // Reserved never shrinks: its peak is the largest allocated-plus-slack over the phases,
     // and blocks freed by the loss stay cached from then on.
     double reserved = 0;
     for (const auto &ph : e.phases) {
         if (!ph.present)
             continue;
+        const double idlePool = pool - pooled[int(ph.phase)];
         const double transient = ph.byComponent[int(Component::Activations)] +
                                  ph.byComponent[int(Component::LogitsAndLoss)] +
                                  ph.byComponent[int(Component::Temporary)];
@@ -287,7 +301,8 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
                                !(evaluationPhases & phaseBit(ph.phase));
         reserved =
             std::max(reserved, ph.allocated + slackOfTransient * transient +
-                                   slackOfAll * ph.allocated + (afterLoss ? fragmentedBytes : 0.0));
+                                   slackOfAll * ph.allocated + (afterLoss ? fragmentedBytes : 0.0) +
+                                   idlePool);
     }
     // A calibration's overhead moves the allocator slack (fitted to a reserved figure) or what
     // lies beside the allocator (fitted to nvidia-smi), never below zero.
@@ -362,6 +377,8 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
         e.warnings.push_back({WarningCode::ZeroWithoutDataParallel, double(p.zeroStage)});
     if (p.offloadParameters != Offload::None && p.zeroStage < 3)
         e.warnings.push_back({WarningCode::OffloadParametersNeedsZero3});
+    if (p.fsdpFloat8AllGather && !fsdpFloat8AllGatherApplies(s))
+        e.warnings.push_back({WarningCode::Float8AllGatherIgnored});
     if (t.sequenceLength > s.model.maxPositions)
         e.warnings.push_back({WarningCode::SequenceBeyondPositions, double(s.model.maxPositions),
                               double(t.sequenceLength)});

@@ -84,6 +84,11 @@ struct Item
     double count = 1;
     unsigned phases = allPhases;   // where it is alive
     bool outsideAllocator = false; // paged optimizer states, NCCL buffers, CUDA context
+    // Allocated on a collective's own CUDA stream (FSDP's all-gather outputs): the caching
+    // allocator reuses a freed block only for that stream (c10/cuda/CUDACachingAllocator.cpp,
+    // a block's `stream` must match in get_free_block), so those blocks stay reserved for it at
+    // the largest total they reach in any phase.
+    bool streamPooled = false;
 
     double bytes() const { return perUnit * count; }
     bool aliveIn(Phase p) const { return (phases & phaseBit(p)) != 0; }
@@ -101,6 +106,7 @@ enum class WarningCode
     Clamped,
     FrameworkLacks, // value: the Knob (capabilities.h) the scenario's framework does not have
     ServingFails,   // value: the ServingStatus; the text is servingFailureText(estimate.serving)
+    Float8AllGatherIgnored, // parallelism.fsdp_float8_all_gather where it does not apply
 };
 
 struct Warning

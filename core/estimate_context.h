@@ -148,11 +148,13 @@ class ItemSink
 public:
     explicit ItemSink(Estimate &e) : m_e(e) {}
     void add(Component c, std::string_view name, std::string_view formula, std::string_view source,
-             double perUnit, double count, unsigned phases = allPhases, bool outside = false)
+             double perUnit, double count, unsigned phases = allPhases, bool outside = false,
+             bool streamPooled = false)
     {
         if (!(perUnit > 0) || !(count > 0))
             return;
-        m_e.items.push_back({c, name, formula, source, perUnit, count, phases, outside});
+        m_e.items.push_back({c, name, formula, source, perUnit, count, phases, outside,
+                             streamPooled});
     }
 
 private:

@@ -105,6 +105,9 @@ std::string warningText(const Warning &w)
                ": the estimate shows what it would take, but the run cannot be set up this way";
     case WarningCode::ServingFails:
         return "the inference server would not start: its KV cache cannot hold one request";
+    case WarningCode::Float8AllGatherIgnored:
+        return "parallelism.fsdp_float8_all_gather applies to fp8_mixed training under FSDP2 "
+               "full shard (zero_stage 3, more than one data-parallel rank); it is ignored here";
     }
     return {};
 }

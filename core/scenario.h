@@ -334,6 +334,12 @@ struct ParallelConfig
     // FullyShardedDataParallel's flat parameters, 2 is fully_shard's per-parameter DTensor
     // shards; 0 is the framework's default (fsdpVersionOf).
     int64_t fsdpVersion = 0;
+    // torchao's float8 all-gather under FSDP2 (extension `parallelism.fsdp_float8_all_gather`;
+    // torchtitan --float8.enable_fsdp_float8_all_gather): the linear weights are cast to float8
+    // before the all-gather (WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather), so one
+    // gathered layer holds them in 1 byte each. Applies with fp8_mixed under FSDP2 full shard
+    // (fsdpFloat8AllGatherApplies); ignored with a warning otherwise.
+    bool fsdpFloat8AllGather = false;
     Offload offloadOptimizer = Offload::None;
     Offload offloadParameters = Offload::None;
 

@@ -275,6 +275,7 @@ bool readParallelism(const json &document, ParallelConfig &p, std::string &error
     r.integer("expert_parallel", p.expertParallel, 1, maxParallel);
     r.integer("zero_stage", p.zeroStage, 0, 3);
     r.integer("fsdp_version", p.fsdpVersion, 1, 2);
+    r.boolean("fsdp_float8_all_gather", p.fsdpFloat8AllGather);
     r.enumeration("offload_optimizer", p.offloadOptimizer);
     r.enumeration("offload_parameters", p.offloadParameters);
     r.finish();
@@ -770,6 +771,8 @@ json scenarioToJson(const Scenario &s)
         out["training"]["loop"] = toString(t.loop);
     if (p.fsdpVersion > 0)
         out["parallelism"]["fsdp_version"] = p.fsdpVersion;
+    if (p.fsdpFloat8AllGather)
+        out["parallelism"]["fsdp_float8_all_gather"] = true;
     if (s.frameworkVersion.given)
         out["framework_version"] = frameworkVersionText(s.frameworkVersion);
     if (!s.gpu.preset.empty())

@@ -1,6 +1,7 @@
 // Weights, gradients, optimizer states and the temporaries that belong to them (SPEC §2 rows
 // "parameters", "gradients", "optimizer states" and the weight-related "temporary" buffers).
 
+#include "capabilities.h"
 #include "estimate_context.h"
 
 #include <cmath>
@@ -644,15 +645,97 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     std::min(dsSubGroupSize, trainable / dp) * (2.0 + 4.0), 1,
                     phaseBit(Phase::OptimizerStep));
     } else if (((z3 && c.dp > 1) || offloadParams) && !fabricUnsharded) {
-        // Torch FSDP unshards one layer at a time and prefetches the next: two layers gathered
-        // in the compute dtype (QLoRA gathers the packed 4-bit storage). DeepSpeed ZeRO-3 has
-        // its own fetching model above.
-        const double layerBytes = c.qlora ? size.oneLayerLinear * nf4BytesPerWeight +
-                                                (size.oneLayer - size.oneLayerLinear) * 2
-                                          : size.oneLayer * computeWeightBytes;
-        out.add(T, "gathered layer weights (current + prefetched)",
-                "2 layers * layer elements * compute bytes", "torch FSDP",
-                layerBytes, 2, computePhases);
+        // Torch FSDP unshards one layer at a time, in the compute dtype (QLoRA gathers the packed
+        // 4-bit storage; torchao's float8 all-gather the linear weights in 1 byte each). How many
+        // gathered layers are alive at once, and what the layer's gradients cost before their
+        // reduce-scatter, depend on which FSDP runs (fsdpVersionOf; docs/training_stacks.md
+        // "FSDP1 against FSDP2"). DeepSpeed ZeRO-3 has its own fetching model above.
+        const int fsdp = fsdpVersionOf(c.s);
+        const bool float8Gather = c.p.fsdpFloat8AllGather && fsdpFloat8AllGatherApplies(c.s);
+        double fp8Elements = 0, fp8Matrices = 0;
+        if (float8Gather) {
+            // Float8Linear converts the dense linear weights (the `quantizable` tensors; MoE
+            // experts are not nn.Linear and stay 16-bit) of the layer that decides one gathered
+            // layer's size (the largest kind, as size.oneLayer).
+            double largest = -1;
+            for (const auto &group : c.layerGroups()) {
+                if (!(group.count > 0))
+                    continue;
+                double one = 0, elements = 0, matrices = 0;
+                for (const auto &t : group.weights) {
+                    double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+                    if (t.place == WeightPlace::Expert)
+                        n /= double(c.ep);
+                    one += n;
+                    if (t.quantizable && t.place != WeightPlace::Expert) {
+                        elements += n;
+                        matrices += 1;
+                    }
+                }
+                if (one > largest) {
+                    largest = one;
+                    fp8Elements = elements;
+                    fp8Matrices = matrices;
+                }
+            }
+        }
+        const double layerBytes =
+            c.qlora ? size.oneLayerLinear * nf4BytesPerWeight + (size.oneLayer - size.oneLayerLinear) * 2
+            : float8Gather
+                ? fp8Elements * 1.0 + (size.oneLayer - fp8Elements) * computeWeightBytes +
+                      fp8Matrices * 4.0
+                : size.oneLayer * computeWeightBytes;
+        const char *layerFormula =
+            float8Gather ? "(float8 linear elements * 1 + other elements * compute bytes + 4 per "
+                           "linear weight (its scale))"
+                         : "layer elements * compute bytes";
+        const unsigned layerBackward = phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
+        if (fsdp == 1) {
+            // FSDP1 all-gathers into the flat parameter's padded unsharded buffer, which the
+            // layer's parameters view, and frees it at reshard (_flat_param.py
+            // FlatParamHandle.unshard / _free_unsharded_flat_param): with forward_prefetch off
+            // (the default of torch, accelerate and HF Trainer) one layer in forward.
+            out.add(T, "gathered layer weights (FSDP1 flat parameter of the current layer)",
+                    layerFormula,
+                    "torch FSDP1 _flat_param.py FlatParamHandle.unshard (_full_param_padded)",
+                    layerBytes, 1, phaseBit(Phase::Forward) | layerBackward | evaluationPhases,
+                    false, true);
+            // backward_prefetch BACKWARD_PRE: the default of torch's FullyShardedDataParallel (the
+            // next layer is all-gathered in the current one's pre-backward, the last layer in the
+            // root's) and of `accelerate config` (commands/config/cluster.py; the fsdp.yaml
+            // template). HF Trainer's fsdp_config without an accelerate config says NO_PREFETCH
+            // (one layer fewer in backward), which is not modelled.
+            out.add(T, "prefetched layer weights (FSDP1 backward_prefetch BACKWARD_PRE)",
+                        layerFormula, "torch FSDP1 _runtime_utils.py _prefetch_handle (BACKWARD)",
+                        layerBytes, 1, phaseBit(Phase::LossBackward) | layerBackward, false,
+                        true);
+        } else if (fsdp == 2) {
+            // FSDP2 all-gathers into one flat buffer and copies out into per-parameter tensors
+            // (_fsdp_collectives.py foreach_all_gather / foreach_all_gather_copy_out). In forward
+            // the buffer is freed only after the next layer's copy-out (comm_ctx.all_gather_state,
+            // "Overlapping all-gather copy-in and all-gather"; the root's post-forward frees the
+            // last one); in backward each layer's pre-backward prefetches the layer before it
+            // (FSDPParamGroup._backward_prefetch), the root's the last layer.
+            out.add(T, "gathered layer weights (current layer)", layerFormula,
+                    float8Gather ? "torch FSDP2 _fsdp_param_group.py wait_for_unshard (copy-out); "
+                                   "torchao float8/fsdp_utils.py WeightWithDynamicFloat8CastTensor"
+                                 : "torch FSDP2 _fsdp_param_group.py wait_for_unshard (copy-out)",
+                    layerBytes, 1, computePhases, false, true);
+            out.add(T, "all-gather buffer of a second layer (FSDP2: forward overlap, backward "
+                       "prefetch)",
+                    layerFormula,
+                    float8Gather ? "torch FSDP2 _fsdp_param_group.py wait_for_unshard "
+                                   "(all_gather_state), _backward_prefetch; torchao "
+                                   "float8/fsdp_utils.py fsdp_pre_all_gather"
+                                 : "torch FSDP2 _fsdp_param_group.py wait_for_unshard "
+                                   "(all_gather_state), _backward_prefetch",
+                    layerBytes, 1, phaseBit(Phase::Forward) | layerBackward | evaluationPhases,
+                    false, true);
+        } else {
+            out.add(T, "gathered layer weights (current + prefetched)",
+                    "2 layers * layer elements * compute bytes", "torch FSDP",
+                    layerBytes, 2, computePhases, false, true);
+        }
         // The root unit (embeddings, final norm, head) stays gathered from forward into backward
         // (FSDP1 never reshards the root after forward; FSDP2 sets the root's
         // post_forward_mesh_info to None in FSDPState._lazy_init). The all-gather writes into a
@@ -691,11 +774,47 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     "vocab * hidden / tp * compute bytes", "torch FSDP root post-backward",
                     double(c.m.vocabSize) * double(c.m.hiddenSize) / tp * computeWeightBytes, 1,
                     phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
-        if (c.full)
+        // torchtitan reduces in fp32 (MixedPrecisionPolicy reduce_dtype=float32); accelerate
+        // reduces in the compute dtype (FullyShardedDataParallelPlugin.set_mixed_precision:
+        // reduce_dtype=dtype), as fully_shard's default MixedPrecisionPolicy does.
+        const double reduceBytes = fw == Framework::Torchtitan ? 4.0 : computeWeightBytes;
+        if (c.full && fsdp == 0) {
             out.add(T, "unsharded gradients of one layer (before reduce-scatter)",
                     "layer elements * reduce bytes", "torch FSDP post-backward",
-                    size.oneLayer * (fw == Framework::Torchtitan ? 4.0 : computeWeightBytes), 1,
-                    phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
+                    size.oneLayer * reduceBytes, 1, layerBackward);
+        } else if (c.full) {
+            // Autograd writes the layer's gradients in the compute dtype (the gathered weights'
+            // dtype) until the layer's post-backward hook reduce-scatters them.
+            out.add(T, "unsharded gradients of one layer (before reduce-scatter)",
+                    "layer elements * compute bytes",
+                    fsdp == 1 ? "torch FSDP1 _runtime_utils.py _post_backward_hook (flat_param.grad)"
+                              : "torch FSDP2 _fsdp_param_group.py post_backward (unsharded_grads)",
+                    size.oneLayer * computeWeightBytes, 1, layerBackward);
+            if (fsdp == 1)
+                // The parameters are views of the flat parameter (torch.split in
+                // FlatParamHandle._get_unflat_views), so autograd concatenates their gradients
+                // into one flat gradient (SplitWithSizesBackward) while they are still alive; the
+                // hook then reshards the layer before any cast to the reduce dtype, and the
+                // reduce-scattered gradient is freed under recordStream (_no_dispatch_record_stream):
+                // out of torch.cuda.memory_allocated as soon as the hook returns.
+                out.add(T, "flat gradient of one layer (FSDP1: its views' gradients concatenated)",
+                        "layer elements * compute bytes",
+                        "torch FSDP1 _flat_param.py _get_unflat_views (torch.split); "
+                        "_runtime_utils.py _post_backward_hook",
+                        size.oneLayer * computeWeightBytes, 1, layerBackward);
+            else
+                // foreach_reduce copies the gradients into a reduce-scatter input of the reduce
+                // dtype and returns it; post_backward keeps it in comm_ctx.reduce_scatter_state
+                // until the next layer's post-backward frees it (deterministic freeing instead of
+                // recordStream): one such buffer is alive through each layer's backward.
+                out.add(T,
+                        "reduce-scatter input of the previous layer (FSDP2, held until this "
+                        "layer's post-backward)",
+                        "layer elements * reduce bytes",
+                        "torch FSDP2 _fsdp_collectives.py foreach_reduce; _fsdp_param_group.py "
+                        "post_backward (reduce_scatter_state)",
+                        size.oneLayer * reduceBytes, 1, layerBackward);
+        }
     }
     if (c.amp && !z3 && !base16BitUnderAutocast(c)) {
         // autocast casts each fp32 weight to 16 bits, and linear saves the copy for backward

@@ -268,18 +268,21 @@ void TestTrainingStacks::newFieldsRoundTrip()
     const Scenario s = test::parseOrFail(
         "{\"format\":\"vramplan-scenario\",\"framework\":\"torchtitan\",\"framework_version\":"
         "\"0.1.0\",\"training\":{\"compile\":true,\"compile_loss\":false,\"kernels\":\"liger\","
-        "\"loop\":\"trainer\"},\"parallelism\":{\"gpus\":8,\"zero_stage\":3,\"fsdp_version\":2}}");
+        "\"loop\":\"trainer\"},\"parallelism\":{\"gpus\":8,\"zero_stage\":3,\"fsdp_version\":2,"
+        "\"fsdp_float8_all_gather\":true}}");
     QVERIFY(s.training.compile);
     QVERIFY(!s.training.compileLoss);
     QCOMPARE(s.training.kernels, Kernels::Liger);
     QCOMPARE(s.training.loop, TrainingLoop::Trainer);
     QCOMPARE(s.parallelism.fsdpVersion, int64_t(2));
+    QVERIFY(s.parallelism.fsdpFloat8AllGather);
     const auto json = scenarioToJson(s);
     QCOMPARE(json["framework_version"].get<std::string>(), std::string("0.1"));
     QCOMPARE(json["training"]["compile_loss"].get<bool>(), false);
     QCOMPARE(json["training"]["kernels"].get<std::string>(), std::string("liger"));
     QCOMPARE(json["training"]["loop"].get<std::string>(), std::string("trainer"));
     QCOMPARE(json["parallelism"]["fsdp_version"].get<int64_t>(), int64_t(2));
+    QCOMPARE(json["parallelism"]["fsdp_float8_all_gather"].get<bool>(), true);
     const auto again = scenarioFromJson(json);
     QVERIFY(bool(again));
     QVERIFY(scenarioToJson(*again.value) == json);
@@ -288,6 +291,12 @@ void TestTrainingStacks::newFieldsRoundTrip()
     QVERIFY(!plain.contains("framework_version"));
     QVERIFY(!plain["training"].contains("compile"));
     QVERIFY(!plain["parallelism"].contains("fsdp_version"));
+    QVERIFY(!plain["parallelism"].contains("fsdp_float8_all_gather"));
+    // A value that is not a boolean is refused with the key named.
+    const auto bad = scenarioFromJson(nlohmann::json::parse(
+        "{\"format\":\"vramplan-scenario\",\"parallelism\":{\"fsdp_float8_all_gather\":1}}"));
+    QVERIFY(!bad);
+    QVERIFY2(bad.error.starts_with("parallelism.fsdp_float8_all_gather: "), bad.error.c_str());
 }
 
 // Unsloth before 2024.12 returns the 16-bit logits its in-place cross-entropy keeps; HF Trainer

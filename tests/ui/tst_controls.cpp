@@ -324,6 +324,28 @@ void TestControls::trainingStackControls()
              QStringLiteral("Release latest refused: framework_version: expected a release such "
                             "as \"4.57\" or \"transformers 4.57\""));
     QCOMPARE(release->text(), QStringLiteral("4.45.2")); // back where the scenario is
+
+    // torchao's float8 all-gather: disabled with its reason until the scenario is fp8 under
+    // FSDP2 full shard, then one named undo step that lowers the peak.
+    auto *float8 = qobject_cast<QCheckBox *>(c->controlFor("parallelism.fsdp_float8_all_gather"));
+    QVERIFY(float8);
+    QVERIFY(!float8->isEnabled());
+    QCOMPARE(float8->toolTip(),
+             QStringLiteral("Applies to fp8 mixed precision under FSDP2 full shard (ZeRO stage 3 "
+                            "over more than one data-parallel rank)"));
+    Scenario fp8 = defaultScenario();
+    fp8.framework = Framework::Torchtitan;
+    fp8.training.precision = Precision::Fp8Mixed;
+    fp8.parallelism.gpus = 8;
+    fp8.parallelism.zeroStage = 3;
+    w.setScenario(fp8);
+    QVERIFY(float8->isEnabled());
+    QVERIFY(!float8->isChecked());
+    const double bf16Gather = w.controller()->estimate().peak.allocated;
+    float8->setChecked(true);
+    QCOMPARE(undoText(w), QStringLiteral("Undo Change float8 all-gather"));
+    QVERIFY(w.scenario().parallelism.fsdpFloat8AllGather);
+    QVERIFY(w.controller()->estimate().peak.allocated < bf16Gather);
 }
 
 void TestControls::undoStepsNameTheField()

@@ -1,5 +1,6 @@
 #include "panels/stackgroup.h"
 
+#include "capabilities.h"
 #include "panels/formcontrols.h"
 #include "scenario_json.h"
 
@@ -12,7 +13,8 @@ namespace vramplan::ui {
 StackGroup::StackGroup(QWidget *parent)
     : ControlGroup(tr("Training stack"), parent), m_compile(new QCheckBox(tr("torch.compile"))),
       m_compileLoss(new QCheckBox(tr("Loss compiled too"))), m_kernels(new QComboBox),
-      m_loss(new QComboBox), m_loop(new QComboBox), m_version(new QLineEdit)
+      m_loss(new QComboBox), m_loop(new QComboBox), m_version(new QLineEdit),
+      m_float8Gather(new QCheckBox(tr("Float8 all-gather")))
 {
     fillEnum<LossKind>(
         m_loss, {{LossKind::Standard, "The framework's own cross-entropy"},
@@ -39,6 +41,10 @@ StackGroup::StackGroup(QWidget *parent)
            tr("How the logits and the cross-entropy are computed; each choice's tooltip says how"));
     addRow(tr("Loop"), m_loop, QStringLiteral("training.loop"), tr("training loop"),
            tr("What drives the step with Hugging Face models"));
+    addRow(tr("FSDP"), m_float8Gather, QStringLiteral("parallelism.fsdp_float8_all_gather"),
+           tr("float8 all-gather"),
+           tr("FSDP2 all-gathers the linear weights in float8, 1 byte each (torchao; torchtitan's "
+              "float8.enable_fsdp_float8_all_gather)"));
     addRow(tr("Release"), m_version, QStringLiteral("framework_version"), tr("framework release"),
            tr("The framework's release (\"4.57\") where its memory behaviour changed between "
               "releases; empty means the current one"));
@@ -47,6 +53,9 @@ StackGroup::StackGroup(QWidget *parent)
     });
     connect(m_compileLoss, &QCheckBox::toggled, this, [this](bool on) {
         request(m_compileLoss, [on](Scenario &s) { s.training.compileLoss = on; });
+    });
+    connect(m_float8Gather, &QCheckBox::toggled, this, [this](bool on) {
+        request(m_float8Gather, [on](Scenario &s) { s.parallelism.fsdpFloat8AllGather = on; });
     });
     connect(m_kernels, &QComboBox::currentIndexChanged, this, [this] {
         request(m_kernels,
@@ -84,9 +93,10 @@ void StackGroup::display(const Scenario &s)
 {
     const auto &t = s.training;
     {
-        const QSignalBlocker a(m_compile), b(m_compileLoss);
+        const QSignalBlocker a(m_compile), b(m_compileLoss), c(m_float8Gather);
         m_compile->setChecked(t.compile);
         m_compileLoss->setChecked(t.compileLoss);
+        m_float8Gather->setChecked(s.parallelism.fsdpFloat8AllGather);
     }
     showEnum(m_kernels, t.kernels);
     showEnum(m_loss, t.loss);
@@ -106,6 +116,10 @@ void StackGroup::refreshAvailability(const Scenario &s)
         setAvailable(w, training, inference);
     setAvailable(m_compileLoss, training && s.training.compile,
                  training ? tr("Applies when the step is compiled") : inference);
+    setAvailable(m_float8Gather, fsdpFloat8AllGatherApplies(s),
+                 training ? tr("Applies to fp8 mixed precision under FSDP2 full shard (ZeRO "
+                               "stage 3 over more than one data-parallel rank)")
+                          : inference);
 }
 
 } // namespace vramplan::ui

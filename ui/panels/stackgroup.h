@@ -33,6 +33,7 @@ private:
     QCheckBox *m_compile, *m_compileLoss;
     QComboBox *m_kernels, *m_loss, *m_loop;
     QLineEdit *m_version;
+    QCheckBox *m_float8Gather;
 };
 
 } // namespace vramplan::ui
