@@ -168,9 +168,11 @@ int fsdpVersionOf(const Scenario &s)
 
 bool fsdpFloat8AllGatherApplies(const Scenario &s)
 {
+    // LitGPT's Fabric keeps its FSDP1 layout whatever fsdp_version says (states.cpp
+    // fabricUnsharded): no fsdp_pre_all_gather hook there.
     return s.training.mode == Mode::Train && s.training.precision == Precision::Fp8Mixed &&
            s.parallelism.zeroStage >= 3 && s.parallelism.dataParallel() > 1 &&
-           fsdpVersionOf(s) == 2;
+           s.framework != Framework::Litgpt && fsdpVersionOf(s) == 2;
 }
 
 int missingCapabilities(const Scenario &s, Knob out[knobCount])

@@ -167,7 +167,7 @@ void addServing(Estimate &e, const Scenario &s, ItemSink &out)
     out.add(Component::Framework, "memory outside PyTorch (cuBLAS workspaces, NCCL)",
             "per GPU, + NCCL and custom all-reduce with TP/PP", "vLLM non_torch_memory logs",
             p.nonTorchBytes, 1, allPhases, true);
-    out.add(Component::Framework, "CUDA graphs (captured after the KV cache)",
+    out.add(Component::Framework, "CUDA graphs",
             "largest batch's pool + per-graph nodes", "vLLM compilation config; capture logs",
             p.cudaGraphBytes, 1, allPhases, true);
 }

@@ -74,19 +74,21 @@ bool unslothFreeMemoryChunkedLoss(const StageContext &c)
 // 4 GiB), and the full fp32 logits over the target, divided by 4, rounded to the nearest
 // integer (from 2026.7 rounded up) and times 4, at least 1. The free memory is taken as the
 // GPU's capacity less the weights, which are what is resident at the first forward (the
-// optimizer's states appear at the first step).
+// optimizer's states appear at the first step): 4-bit layers under QLoRA, and otherwise the
+// base in the 16-bit dtype Unsloth loads it in (fp32 only for full fine-tunes under AMP).
 double unslothLossChunks(const StageContext &c, double tokens, double vocab)
 {
     const ParameterCounts &n = c.counts;
     const double other = double(n.embedding + n.outputHead + n.finalNorm);
     const double weightBytes =
         c.qlora ? double(n.layers) * nf4BytesPerWeight + other * 2
-                : double(n.total) * (c.fp32 || c.amp ? 4.0 : 2.0) / (c.zero3() ? c.shardGroup() : 1.0);
+                : double(n.total) * (c.fp32 || (c.amp && !base16BitUnderAutocast(c)) ? 4.0 : 2.0) /
+                      (c.zero3() ? c.shardGroup() : 1.0);
     const double freeGiB = std::max(0.0, c.s.gpu.memoryGiB - weightBytes / bytesPerGiB);
     const bool capped = c.s.frameworkVersion.atLeast(2026, 7);
     const double targetGiB = capped ? std::min(freeGiB * 0.5, 4.0) : freeGiB * 0.5;
     if (targetGiB <= 1e-9)
-        return tokens; // Unsloth raises "No or negligible GPU memory" here
+        return 1; // Unsloth raises "No or negligible GPU memory"; the weights alone do not fit
     const double exact = tokens * vocab * 4 / bytesPerGiB / targetGiB; // full fp32 logits / target
     const double chunks = capped ? (exact <= 1.0 ? 1.0 : std::ceil(exact / 4) * 4)
                                  : std::max(std::round(exact / 4) * 4, 1.0);
@@ -115,9 +117,10 @@ LossBytes lossBytes(const StageContext &c)
         // Before its Cut Cross-Entropy (2024.12), Unsloth's Fast_CrossEntropyLoss kept the 16-bit
         // logits and a per-row logsumexp and wrote the gradient into the logits' own buffer
         // (unsloth/kernels/cross_entropy_loss.py). The model returns those logits; under HF
-        // Trainer with fp16/bf16 mixed precision, accelerate wraps the forward in
-        // convert_outputs_to_fp32 (accelerator.py prepare_model, native_amp), so an fp32 copy of
-        // the returned logits exists at the end of forward until compute_loss drops `outputs`.
+        // Trainer with --fp16 or --bf16 (mixed precision in accelerate's terms, whatever dtype
+        // the model was loaded in), accelerate wraps the forward in convert_outputs_to_fp32
+        // (accelerator.py prepare_model, native_amp), so an fp32 copy of the returned logits
+        // exists at the end of forward until compute_loss drops `outputs`.
         if (c.t.loop == TrainingLoop::Trainer && lc < 4)
             return {lc + 4, lc, "logits and Unsloth's in-place cross-entropy",
                     "unsloth/kernels/cross_entropy_loss.py; accelerate convert_outputs_to_fp32",
@@ -163,7 +166,7 @@ LossBytes lossBytes(const StageContext &c)
         if (c.compiled && c.t.compileLoss)
             return {lc + 8, 8, "fp32 logits (model output) and compiled cross-entropy",
                     "torchtune TransformerDecoder.forward .float(); training.compile_loss", 4};
-        return {lc + 12, 12, "fp32 logits, shifted copy and cross-entropy",
+        return {12, 12, "fp32 logits, shifted copy and cross-entropy",
                 "torchtune TransformerDecoder.forward .float(); recipe `del logits`", 4,
                 "fp32 log-softmax (kept for backward)"};
     case Framework::Torchtitan:
@@ -227,8 +230,8 @@ LossBytes hfLossBytes(const StageContext &c)
         return {3 * lc, 4 * lc, "logits and cross-entropy (compute dtype)",
                 "transformers modeling_gpt2.py GPT2LMHeadModel.forward", 2 * lc, {}, lc};
     // The returned fp32 logits and the fp32 log-softmax stay: 8 bytes.
-    return {lc < 4 ? std::max(12.0, lc + 4) : 12, 16, "logits, fp32 upcast and cross-entropy",
-            "transformers modeling_llama.py LlamaForCausalLM.forward", std::min(8.0, lc + 12),
+    return {12, 16, "logits, fp32 upcast and cross-entropy",
+            "transformers modeling_llama.py LlamaForCausalLM.forward", 8,
             "fp32 logits and log-softmax (kept for backward)", 4};
 }
 

@@ -391,7 +391,8 @@ bool parseReleaseVersion(std::string_view text, std::string_view name, std::stri
     const std::string shown = printableLine(std::string(text), 40);
     if (const size_t space = rest.find(' '); space != std::string_view::npos) {
         if (rest.substr(0, space) != name) {
-            error = std::string(key) + ": \"" + shown + "\" names another framework than \"" +
+            error = std::string(key) + ": \"" + shown + "\" names another " +
+                    (key.rfind("serving.", 0) == 0 ? "engine" : "framework") + " than \"" +
                     std::string(name) + "\"";
             return false;
         }

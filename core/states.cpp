@@ -231,14 +231,19 @@ DsGathered deepspeedGathered(const StageContext &c)
     DsGathered g;
     const auto isPersistent = [](double n) { return n <= dsPersistenceThreshold; };
     const int64_t r = c.lora ? c.t.finetune.loraRank : 0;
-    // One module per weight tensor (expert copies together); its LoRA adapters (A: r x in,
-    // B: out x r) travel with it.
+    // One module per weight tensor (this rank's share of the experts together: expert
+    // parallelism splits them); its LoRA adapters (A: r x in, B: out x r) travel with it.
+    // `gather` is counted in compute-dtype elements: a QLoRA base matrix is gathered in its
+    // packed 4-bit storage (bitsandbytes Params4bit), nf4BytesPerWeight / compute bytes of one.
+    const double computeBytes = c.fp32 ? 4.0 : 2.0;
     const auto moduleOf = [&](const WeightTensor &t) {
         DsModule m;
         const double n = double(t.rows) * double(t.cols);
-        const double copies = double(t.copies);
+        const double copies =
+            double(t.copies) / (t.place == WeightPlace::Expert ? double(c.ep) : 1.0);
+        const double packed = c.qlora && t.quantizable ? nf4BytesPerWeight / computeBytes : 1.0;
         m.all = n * copies;
-        m.gather = isPersistent(n) ? 0.0 : n * copies;
+        m.gather = isPersistent(n) ? 0.0 : n * copies * packed;
         if (r > 0 && t.isMatrix() && isLoraTarget(c.t.finetune, t.loraName)) {
             for (double a : {double(r) * double(t.cols), double(t.rows) * double(r)}) {
                 m.all += a * copies;
@@ -579,6 +584,9 @@ void addModelStates(const StageContext &c, ItemSink &out)
     // --- temporaries tied to the weights ----------------------------------------------------
     const double computeWeightBytes = c.fp32 ? 4.0 : 2.0;
     const bool fabricUnsharded = fw == Framework::Litgpt && z3 && c.dp > 1;
+    // torchtitan with pipeline parallelism keeps its whole stage unsharded and its gradients in
+    // unsharded accumulators (below): no layer-by-layer gathering to count beside them.
+    const bool ppUnsharded = fw == Framework::Torchtitan && z3 && c.pp > 1 && c.full;
     if (fw == Framework::Deepspeed && ((z3 && c.dp > 1) || offloadParams)) {
         // DeepSpeed ZeRO-3 gathers per submodule and releases what is not needed again soon
         // (partitioned_param_coordinator.py): what stays gathered is decided by the defaults
@@ -644,7 +652,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     "stage3.py _prepare_fp32_grad_for_sub_group",
                     std::min(dsSubGroupSize, trainable / dp) * (2.0 + 4.0), 1,
                     phaseBit(Phase::OptimizerStep));
-    } else if (((z3 && c.dp > 1) || offloadParams) && !fabricUnsharded) {
+    } else if (((z3 && c.dp > 1) || offloadParams) && !fabricUnsharded && !ppUnsharded) {
         // Torch FSDP unshards one layer at a time, in the compute dtype (QLoRA gathers the packed
         // 4-bit storage; torchao's float8 all-gather the linear weights in 1 byte each). How many
         // gathered layers are alive at once, and what the layer's gradients cost before their
@@ -720,7 +728,9 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     float8Gather ? "torch FSDP2 _fsdp_param_group.py wait_for_unshard (copy-out); "
                                    "torchao float8/fsdp_utils.py WeightWithDynamicFloat8CastTensor"
                                  : "torch FSDP2 _fsdp_param_group.py wait_for_unshard (copy-out)",
-                    layerBytes, 1, computePhases, false, true);
+                    // Copied out of the all-gather buffer on the compute stream
+                    // (wait_for_unshard): not the collective stream's pool.
+                    layerBytes, 1, computePhases);
             out.add(T, "all-gather buffer of a second layer (FSDP2: forward overlap, backward "
                        "prefetch)",
                     layerFormula,
@@ -764,9 +774,13 @@ void addModelStates(const StageContext &c, ItemSink &out)
             out.add(T, "gathered embeddings and head (root unit)", "root elements * compute bytes",
                     "torch FSDP root unit (flat_param_handle.py _full_param_padded; "
                     "_fsdp_state.py _lazy_init)",
-                    size.root * computeWeightBytes, 1, computePhases);
+                    size.root * computeWeightBytes, 1,
+                    // Megatron's own FSDP (no torch FSDP version) keeps the earlier reading:
+                    // gathered from forward into the loss backward only.
+                    fsdp != 0 ? computePhases
+                              : phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward));
         }
-        if (c.full && !splitRoot && c.hasHead && !c.m.tiedEmbeddings)
+        if (c.full && fsdp != 0 && !splitRoot && c.hasHead && !c.m.tiedEmbeddings)
             // The head's unsharded gradient, produced by the loss backward, waits in the root's
             // gradient until the root's post-backward reduce-scatter at the end of backward
             // (FSDP1: the flat parameter's AccumulateGrad; FSDP2: FSDPParamGroup.post_backward).
@@ -776,7 +790,8 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd));
         // torchtitan reduces in fp32 (MixedPrecisionPolicy reduce_dtype=float32); accelerate
         // reduces in the compute dtype (FullyShardedDataParallelPlugin.set_mixed_precision:
-        // reduce_dtype=dtype), as fully_shard's default MixedPrecisionPolicy does.
+        // reduce_dtype=dtype); fully_shard's default MixedPrecisionPolicy (reduce_dtype None)
+        // reduces in the gradients' dtype, the compute dtype too.
         const double reduceBytes = fw == Framework::Torchtitan ? 4.0 : computeWeightBytes;
         if (c.full && fsdp == 0) {
             out.add(T, "unsharded gradients of one layer (before reduce-scatter)",
@@ -894,7 +909,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
                     "deepspeed/runtime/zero/stage_1_and_2.py step (single_grad_partition)",
                     trainable / dp * (2.0 + 4.0), 1, phaseBit(Phase::OptimizerStep));
     }
-    if (fw == Framework::Torchtitan && z3 && c.pp > 1 && c.full) {
+    if (ppUnsharded) {
         // With pipeline parallelism torchtitan does not reshard after forward (each stage runs
         // many micro-batches), and FSDP2 accumulates unsharded gradients across micro-batches in
         // the reduce dtype, fp32, until the last one syncs (fully_shard(reshard_after_forward=

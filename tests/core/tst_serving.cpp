@@ -343,7 +343,7 @@ private slots:
             << R"(serving.engine_version: expected a release such as "0.21" or "vllm 0.21", got "1")";
         QTest::newRow("engine_version other engine")
             << R"({"engine":"vllm","engine_version":"sglang 0.4"})"
-            << R"(serving.engine_version: "sglang 0.4" names another framework than "vllm")";
+            << R"(serving.engine_version: "sglang 0.4" names another engine than "vllm")";
         QTest::newRow("engine_version number") << R"({"engine_version":0.21})"
                                                << "serving.engine_version: must be a string";
     }

@@ -56,6 +56,7 @@ private slots:
     void unslothUnderTrainerConvertsReturnedLogits();
     void unslothLossChunksFollowFreeMemory_data();
     void unslothLossChunksFollowFreeMemory();
+    void unslothLoraUnderAmpCountsA16BitBase();
     void unslothFastLoraSavesOnce();
     void eagerLossesByFramework_data();
     void eagerLossesByFramework();
@@ -315,6 +316,23 @@ void TestTrainingStacks::unslothUnderTrainerConvertsReturnedLogits()
              tokens * vocab * 2);
     QCOMPARE(itemBytes(trainer, "cross-entropy backward: log-softmax and logits gradients"),
              tokens * vocab * 2);
+}
+
+// Unsloth LoRA under autocast keeps its base in 16 bits (base16BitUnderAutocast): the free
+// memory its loss sizes chunks by is the card less 14.96 GiB, as in bf16, so 16k tokens on
+// 24 GiB make one chunk under 2025.9 (the fp32 weights AMP would mean leave none free).
+void TestTrainingStacks::unslothLoraUnderAmpCountsA16BitBase()
+{
+    auto json = nlohmann::json::parse(scenarioText(
+        "\"preset\":\"llama-3.1-8b\"",
+        "\"micro_batch_size\":2,\"sequence_length\":8192,\"precision\":\"amp_bf16\","
+        "\"activation_recompute\":\"full\",\"finetune\":{\"method\":\"lora\"}",
+        "\"gpus\":1", "unsloth"));
+    json["framework_version"] = "2025.9";
+    json["gpu"]["memory_gib"] = 24.0;
+    const Estimate e = estimate(test::parseOrFail(json.dump()));
+    QCOMPARE(itemBytes(e, "Unsloth fused cross-entropy: one chunk's logits, fp32 copy and gradient"),
+             16384 * vocab * (2 * 2 + 4));
 }
 
 void TestTrainingStacks::unslothLossChunksFollowFreeMemory_data()

@@ -98,8 +98,9 @@ ServingGroup::ServingGroup(QWidget *parent)
            tr("Tokens per KV-cache block (SGLang: page size); the cache is allocated in whole "
               "blocks"));
     addRow(QString(), m_cudaGraphs, QStringLiteral("serving.cuda_graphs"), tr("CUDA graphs"),
-           tr("Captured decode graphs (off: vLLM --enforce-eager): vLLM captures them after "
-              "the KV cache, outside its budget"));
+           tr("Captured decode graphs (off: vLLM --enforce-eager). vLLM up to 0.20 captures "
+              "them after the KV cache, outside its budget; from 0.21 its estimate of them comes "
+              "out of the budget first"));
     m_version->setPlaceholderText(tr("current release"));
     m_version->setClearButtonEnabled(true);
     addRow(tr("Release"), m_version, QStringLiteral("serving.engine_version"), tr("engine release"),

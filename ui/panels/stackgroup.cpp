@@ -116,7 +116,9 @@ void StackGroup::refreshAvailability(const Scenario &s)
         setAvailable(w, training, inference);
     setAvailable(m_compileLoss, training && s.training.compile,
                  training ? tr("Applies when the step is compiled") : inference);
-    setAvailable(m_float8Gather, fsdpFloat8AllGatherApplies(s),
+    // Kept available while ticked, so that a flag the scenario no longer uses can be cleared.
+    setAvailable(m_float8Gather,
+                 fsdpFloat8AllGatherApplies(s) || s.parallelism.fsdpFloat8AllGather,
                  training ? tr("Applies to fp8 mixed precision under FSDP2 full shard (ZeRO "
                                "stage 3 over more than one data-parallel rank)")
                           : inference);
