@@ -228,6 +228,8 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
         ph.phase = static_cast<Phase>(i);
     }
     double outside = 0;
+    // What a collective's own stream holds in each phase (Item::streamPooled).
+    std::array<double, phaseCount> pooled{};
     for (const auto &item : e.items) {
         for (int i = 0; i < phaseCount; ++i) {
             if (!item.aliveIn(static_cast<Phase>(i)))
@@ -246,6 +248,8 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
             if (!item.outsideAllocator) {
                 ph.allocated += item.bytes();
                 ph.byComponent[static_cast<int>(item.component)] += item.bytes();
+                if (item.streamPooled)
+                    pooled[i] += item.bytes();
             }
         }
     }
@@ -275,13 +279,7 @@ void finish(Estimate &e, const Scenario &s, double fragmentedBytes)
     }
 
     // Blocks of a collective's stream stay reserved for it at the most it ever holds (from one
-    // step to the next), whatever it holds in a phase (Item::streamPooled).
-    std::array<double, phaseCount> pooled{};
-    for (const auto &item : e.items)
-        if (item.streamPooled && !item.outsideAllocator)
-            for (int i = 0; i < phaseCount; ++i)
-                if (item.aliveIn(static_cast<Phase>(i)))
-                    pooled[i] += item.bytes();
+    // step to the next), whatever it holds in a phase.
     double pool = 0;
     for (const auto &ph : e.phases)
         if (ph.present)

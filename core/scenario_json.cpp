@@ -427,6 +427,17 @@ bool parseReleaseVersion(std::string_view text, std::string_view name, std::stri
     return true;
 }
 
+FrameworkVersion releaseOrRefused(std::string_view text, std::string_view name,
+                                  std::string_view key)
+{
+    if (text.empty())
+        return {};
+    FrameworkVersion version;
+    std::string error;
+    return parseReleaseVersion(text, name, key, version, error) ? version
+                                                                 : FrameworkVersion{true, -1, 0, 0};
+}
+
 std::string frameworkVersionText(const FrameworkVersion &v)
 {
     return std::to_string(v.major) + "." + std::to_string(v.minor) +

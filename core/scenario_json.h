@@ -33,6 +33,11 @@ std::string printableLine(std::string text, size_t limit = 400);
 // section's `engine_version` with the engine's name); the error names `key`.
 bool parseReleaseVersion(std::string_view text, std::string_view name, std::string_view key,
                          FrameworkVersion &out, std::string &error);
+// The release a window field's text names, parsed as a file's `key` would be: empty text is no
+// release (the current one), and text the parser refuses a release marked refused (major -1),
+// which checkScenario refuses on that key.
+FrameworkVersion releaseOrRefused(std::string_view text, std::string_view name,
+                                  std::string_view key);
 // A framework release as `framework_version` writes it: "4.57", or "4.57.1" with a patch.
 std::string frameworkVersionText(const FrameworkVersion &version);
 

@@ -12,8 +12,6 @@
 #include <QLabel>
 #include <QLineEdit>
 
-#include <nlohmann/json.hpp>
-
 namespace vramplan::ui {
 namespace {
 
@@ -156,18 +154,7 @@ void ServingGroup::requestVersion()
 {
     const std::string text = m_version->text().trimmed().toStdString();
     requestServing(m_version, [text](ServingConfig &c) {
-        if (text.empty()) {
-            c.engineVersion = {};
-            return;
-        }
-        Scenario probe;
-        probe.serving = c;
-        probe.serving.present = true;
-        nlohmann::json file = scenarioToJson(probe);
-        file["serving"]["engine_version"] = text;
-        const auto parsed = scenarioFromJson(file);
-        c.engineVersion = parsed ? parsed.value->serving.engineVersion
-                                 : FrameworkVersion{true, -1, 0, 0};
+        c.engineVersion = releaseOrRefused(text, toString(c.engine), "serving.engine_version");
     });
 }
 

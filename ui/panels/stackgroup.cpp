@@ -77,15 +77,7 @@ void StackGroup::requestVersion()
 {
     const std::string text = m_version->text().trimmed().toStdString();
     request(m_version, [text](Scenario &s) {
-        if (text.empty()) {
-            s.frameworkVersion = {};
-            return;
-        }
-        nlohmann::json file = scenarioToJson(s);
-        file["framework_version"] = text;
-        const auto parsed = scenarioFromJson(file);
-        s.frameworkVersion = parsed ? parsed.value->frameworkVersion
-                                    : FrameworkVersion{true, -1, 0, 0};
+        s.frameworkVersion = releaseOrRefused(text, toString(s.framework), "framework_version");
     });
 }
 
