@@ -5,9 +5,9 @@
 
 #include "cli_advise.h"
 
-#include "advisor.h"
-#include "estimate_json.h"
-#include "serving_advice.h"
+#include "advice/advisor.h"
+#include "formats/estimate_json.h"
+#include "advice/serving_advice.h"
 
 #include <cstdio>
 #include <iostream>

@@ -10,12 +10,12 @@
 //   vramplan --version                                    "vramplan VERSION"
 // --screenshot and --export need no display (QT_QPA_PLATFORM=offscreen).
 
-#include "breakdown_table.h"
+#include "formats/breakdown_table.h"
 #include "catalog.h"
-#include "comparison.h"
+#include "formats/comparison.h"
 #include "comparisonview.h"
 #include "mainwindow.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,7 +1,8 @@
 #pragma once
 // The input of every estimate: one training (or inference) set-up, as plain values.
 // Field meanings and defaults follow SPEC §3 (the scenario file); the JSON mapping lives in
-// scenario_json.cpp. Defaults here are the documented defaults of a file that omits the field.
+// formats/scenario_json.cpp and its siblings. Defaults here are the documented defaults of a
+// file that omits the field.
 
 #include "serving_config.h"
 

@@ -68,7 +68,7 @@ struct ServingConfig
     bool cudaGraphs = true; // false: vLLM --enforce-eager, SGLang --disable-cuda-graph
     WeightQuantization quantization = WeightQuantization::None;
     // The engine's release (`engine_version`, "0.21.1" or "vllm 0.21"): decides which version
-    // of its memory accounting applies (serving.cpp, docs/serving.md). Absent: the current
+    // of its memory accounting applies (serving/, docs/serving.md). Absent: the current
     // release (vLLM >= 0.21: the CUDA-graph estimate comes out of the KV budget).
     FrameworkVersion engineVersion;
     // transformers generate only (extensions of the `serving` object):

@@ -1,7 +1,7 @@
 #include "advisorworker.h"
 
 #include "document/editcommand.h"
-#include "serving_advice.h"
+#include "advice/serving_advice.h"
 
 namespace vramplan::ui {
 

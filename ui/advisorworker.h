@@ -6,7 +6,7 @@
 // coalesce into one waiting request and the running search is told to stop; the window never
 // waits for a search.
 
-#include "advisor.h"
+#include "advice/advisor.h"
 #include "estimate.h"
 #include "scenario.h"
 

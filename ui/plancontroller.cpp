@@ -1,9 +1,9 @@
 #include "plancontroller.h"
 
-#include "calibration.h"
-#include "numeric_fields.h"
-#include "scenario_json.h"
-#include "solvers.h"
+#include "advice/calibration.h"
+#include "formats/numeric_fields.h"
+#include "formats/scenario_json.h"
+#include "advice/solvers.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,13 +2,13 @@
 // command line runs it (without printing), parsing the default scenario, and the micro-batch
 // solver. Run with `ninja bench`, or bench_core --benchmark_repetitions=10.
 
-#include "advisor.h"
+#include "advice/advisor.h"
 #include "catalog.h"
 #include "estimate.h"
-#include "numeric_fields.h"
-#include "scenario_json.h"
-#include "serving_advice.h"
-#include "solvers.h"
+#include "formats/numeric_fields.h"
+#include "formats/scenario_json.h"
+#include "advice/serving_advice.h"
+#include "advice/solvers.h"
 
 #include <benchmark/benchmark.h>
 

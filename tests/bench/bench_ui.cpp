@@ -10,7 +10,7 @@
 #include "panels/controlspanel.h"
 #include "panels/logslider.h"
 #include "panels/presetpicker.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 
 #include <QApplication>
 #include <QDoubleSpinBox>

@@ -3,7 +3,7 @@
 // for estimates against measurements (after LabPlot's tests/CommonTest.h).
 
 #include "estimate.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 
 #include <QFile>
 #include <QString>

@@ -2,7 +2,7 @@
 // grows; a higher ZeRO stage, recomputation, LoRA or more tensor parallelism never raises it;
 // the components add up to the total and the items to their components; every number is finite.
 
-#include "enum_names.h"
+#include "formats/enum_names.h"
 #include "estimate.h"
 #include "testhelpers.h"
 

@@ -11,7 +11,7 @@
 // docs/accuracy.md. The error band drawn on the charts (calibration.h) must match the spread
 // of measured / predicted seen here.
 
-#include "calibration.h"
+#include "advice/calibration.h"
 #include "estimate.h"
 #include "testhelpers.h"
 

@@ -15,10 +15,10 @@
 //     fuzz_scenario_crash.json in the working folder before the check aborts.
 
 #include "estimate.h"
-#include "estimate_json.h"
-#include "hf_config.h"
-#include "model_weights.h"
-#include "scenario_json.h"
+#include "formats/estimate_json.h"
+#include "model/hf_config.h"
+#include "model/model_weights.h"
+#include "formats/scenario_json.h"
 
 #include <nlohmann/json.hpp>
 

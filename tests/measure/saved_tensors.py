@@ -79,7 +79,7 @@ class ScenarioError(Exception):
 
 # --------------------------------------------------------------------------------------------
 # Scenario resolution: explicit model fields, or "preset" (resources/models/NAME.json, a Hugging
-# Face config.json), with the defaults the vramplan parser applies (core/scenario_json.cpp,
+# Face config.json), with the defaults the vramplan parser applies (core/formats/scenario_model_reader.cpp,
 # applyFamilyDefaults).
 # --------------------------------------------------------------------------------------------
 
@@ -178,7 +178,7 @@ def _v457_family_defaults(fam, m):
 
 
 def _family_defaults(m):
-    """The defaults of core/scenario_json.cpp applyFamilyDefaults, for fields the file leaves out."""
+    """The defaults of core/formats/scenario_model_reader.cpp applyFamilyDefaults, for fields the file leaves out."""
     fam = m.get("family", "llama")
     if fam in V457_FAMILIES:
         # The generic defaults below are those of the older families; remember what the file

@@ -5,7 +5,7 @@
 // Compare, entries named by their scenario and loaded back into the editor (15), a calibration
 // fit that reads well and is never clipped (9).
 
-#include "comparison.h"
+#include "formats/comparison.h"
 #include "document/scenarioname.h"
 #include "panels/calibrationdialog.h"
 #include "panels/comparisonview.h"

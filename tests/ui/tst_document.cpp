@@ -3,14 +3,14 @@
 // slider drag is one undo step; a Hugging Face config.json imports into the model fields.
 
 #include "catalog.h"
-#include "comparison.h"
+#include "formats/comparison.h"
 #include "document/scenariofile.h"
 #include "document/scenarioname.h"
 #include "mainwindow.h"
 #include "panels/comparisonview.h"
 #include "panels/controlspanel.h"
 #include "panels/logslider.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 #include "testhelpers.h"
 
 #include <QAction>

@@ -17,7 +17,7 @@
 #include "panels/fitwording.h"
 #include "panels/presetpicker.h"
 #include "plancontroller.h"
-#include "serving_advice.h"
+#include "advice/serving_advice.h"
 #include "uitesting.h"
 
 #include <QApplication>

@@ -2,7 +2,7 @@
 // core estimates for the edited scenario; the capacity line follows the GPU; controls that
 // cannot apply are disabled with a reason; the rendered charts are not empty.
 
-#include "calibration.h"
+#include "advice/calibration.h"
 #include "catalog.h"
 #include "charts/breakdownchart.h"
 #include "charts/componentstyle.h"
@@ -11,13 +11,13 @@
 #include "document/scenarioname.h"
 #include "estimate.h"
 #include "mainwindow.h"
-#include "numeric_fields.h"
+#include "formats/numeric_fields.h"
 #include "panels/calibrationdialog.h"
 #include "panels/controlspanel.h"
 #include "panels/logslider.h"
 #include "panels/presetpicker.h"
 #include "plancontroller.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 #include "testhelpers.h"
 
 #include <QAbstractItemView>

@@ -5,7 +5,7 @@
 
 #include "catalog.h"
 #include "mainwindow.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 #include "testhelpers.h"
 
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 
 #include "charts/breakdowngeometry.h"
 
-#include "calibration.h"
+#include "advice/calibration.h"
 #include "charts/chartstyle.h"
 #include "charts/componentstyle.h"
 #include "charts/plotlayout.h"

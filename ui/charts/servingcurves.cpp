@@ -2,8 +2,8 @@
 
 #include "estimate.h"
 #include "plancontroller.h"
-#include "scenario_json.h"
-#include "serving_advice.h"
+#include "formats/scenario_json.h"
+#include "advice/serving_advice.h"
 
 #include <QCoreApplication>
 

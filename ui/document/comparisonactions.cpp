@@ -1,6 +1,6 @@
 #include "document/comparisonactions.h"
 
-#include "comparison.h"
+#include "formats/comparison.h"
 #include "document/dialogs.h"
 #include "document/document.h"
 #include "document/scenariofile.h"

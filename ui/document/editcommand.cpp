@@ -1,6 +1,6 @@
 #include "document/editcommand.h"
 
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 
 #include <QCoreApplication>
 

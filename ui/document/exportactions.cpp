@@ -1,6 +1,6 @@
 #include "document/exportactions.h"
 
-#include "breakdown_table.h"
+#include "formats/breakdown_table.h"
 #include "charts/breakdownchart.h"
 #include "charts/chartexport.h"
 #include "charts/curvechart.h"
@@ -8,7 +8,7 @@
 #include "document/dialogs.h"
 #include "document/document.h"
 #include "document/scenariofile.h"
-#include "estimate_json.h"
+#include "formats/estimate_json.h"
 #include "panels/comparisonview.h"
 #include "plancontroller.h"
 

@@ -5,7 +5,7 @@
 #include "document/document.h"
 #include "document/scenariofile.h"
 #include "document/settings.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #include "document/scenariofile.h"
 
-#include "hf_config.h"
-#include "scenario_json.h"
+#include "model/hf_config.h"
+#include "formats/scenario_json.h"
 
 #include <QFile>
 #include <QFileInfo>

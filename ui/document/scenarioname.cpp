@@ -2,8 +2,8 @@
 
 #include "catalog.h"
 #include "charts/units.h"
-#include "enum_names.h"
-#include "model_weights.h"
+#include "formats/enum_names.h"
+#include "model/model_weights.h"
 
 #include <QRegularExpression>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "panels/calibrationdialog.h"
 
-#include "calibration.h"
+#include "advice/calibration.h"
 #include "estimate.h"
 
 #include <QComboBox>

@@ -5,7 +5,7 @@
 // loaded back into the editor (their context menu).
 
 #include "charts/units.h"
-#include "comparison.h"
+#include "formats/comparison.h"
 #include "estimate.h"
 
 #include <QWidget>

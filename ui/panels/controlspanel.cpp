@@ -12,7 +12,7 @@
 #include "panels/stackgroup.h"
 #include "panels/traininggroup.h"
 #include "panels/wheelguard.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 
 #include <QAbstractButton>
 #include <QComboBox>

@@ -7,7 +7,7 @@
 #include "panels/fitchip.h"
 #include "panels/fitwording.h"
 #include "panels/flowlayout.h"
-#include "serving_advice.h"
+#include "advice/serving_advice.h"
 
 #include <QCoreApplication>
 #include <QEvent>

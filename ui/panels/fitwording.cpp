@@ -1,7 +1,7 @@
 #include "panels/fitwording.h"
 
-#include "enum_names.h"
-#include "numeric_fields.h"
+#include "formats/enum_names.h"
+#include "formats/numeric_fields.h"
 
 #include <QLocale>
 

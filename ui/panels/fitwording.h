@@ -5,7 +5,7 @@
 // "nothing fits" where a solver found nothing (the same cases as `vramplan-cli max-batch`,
 // `max-sequence` and `min-gpus`).
 
-#include "advisor.h"
+#include "advice/advisor.h"
 #include "scenario.h"
 
 #include <QColor>

@@ -2,7 +2,7 @@
 // Small helpers the control groups share: combo boxes over the core's enumerations (each choice
 // with a tooltip), whole-number spin boxes, and showing a value without emitting.
 
-#include "enum_names.h"
+#include "formats/enum_names.h"
 
 #include <QComboBox>
 #include <QSignalBlocker>

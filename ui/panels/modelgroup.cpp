@@ -1,7 +1,7 @@
 #include "panels/modelgroup.h"
 
-#include "model_scaling.h"
-#include "model_weights.h"
+#include "model/model_scaling.h"
+#include "model/model_weights.h"
 #include "panels/architecturenotes.h"
 #include "panels/formcontrols.h"
 #include "panels/logslider.h"

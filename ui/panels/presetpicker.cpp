@@ -2,8 +2,8 @@
 
 #include "catalog.h"
 #include "charts/units.h"
-#include "model_weights.h"
-#include "scenario_json.h"
+#include "model/model_weights.h"
+#include "formats/scenario_json.h"
 
 #include <QAbstractItemView>
 #include <QCompleter>

@@ -4,7 +4,7 @@
 #include "charts/curvesamples.h"
 #include "panels/fitwording.h"
 #include "panels/formcontrols.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>

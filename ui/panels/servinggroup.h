@@ -8,7 +8,7 @@
 
 #include "charts/units.h"
 #include "panels/controlgroup.h"
-#include "serving.h"
+#include "serving/serving.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,8 +1,8 @@
 #include "panels/stackgroup.h"
 
-#include "capabilities.h"
+#include "training/capabilities.h"
 #include "panels/formcontrols.h"
-#include "scenario_json.h"
+#include "formats/scenario_json.h"
 
 #include <QCheckBox>
 #include <QLineEdit>

@@ -1,0 +1,301 @@
+// The advisor's search (advisor.h). One working scenario is changed in place, knob by knob, so
+// that a candidate costs an estimate and no copies; only the suggestions kept at the end become
+// scenarios of their own.
+
+#include "advice/advisor.h"
+
+#include "advice/advisor_candidates.h"
+#include "advice/advisor_changes.h"
+#include "advice/solvers.h"
+#include "catalog.h"
+#include "formats/scenario_json.h"
+#include "training/capabilities.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vramplan {
+using namespace advisor_internal;
+
+namespace {
+
+struct Outcome
+{
+    Choice choice;
+    double peak = 0, headroom = 0, seconds = 0, tokens = 0;
+};
+
+} // namespace
+
+Advice advise(const Scenario &scenario, const AdviceOptions &options)
+{
+    Advice advice;
+    const Scenario &base = scenario;
+    const Estimate now = estimate(base);
+    advice.fitsNow = now.fits;
+    advice.maxMicroBatch = maxMicroBatchSize(base);
+    advice.maxSequence = maxSequenceLength(base);
+    advice.minGpus = minGpuCount(base);
+    const StepTime baseTime = stepTime(base, options.time);
+    const double basePerToken = baseTime.seconds / std::max(1.0, baseTime.tokens);
+
+    Options o;
+    o.layouts = layoutsFor(base);
+    o.recomputes = recomputesFor(base);
+    o.offloads = offloadsFor(base);
+    o.optimizers = optimizersFor(base);
+    o.methods = methodsFor(base);
+    o.hardware = hardwareFor(base, options.hardware);
+    o.splits = splitsFor(base);
+    // The same loss computed without the full logits: exact, so the same semantics.
+    o.losses = {base.training.loss};
+    if (base.training.loss != LossKind::FusedLinear &&
+        frameworkHas(base.framework, Knob::FusedLinearLoss))
+        o.losses.push_back(LossKind::FusedLinear);
+    if (base.training.loss == LossKind::Standard && frameworkHas(base.framework, Knob::ChunkedLoss))
+        o.losses.push_back(LossKind::Chunked);
+    if (base.training.mode != Mode::Train) {
+        o.recomputes = {{base.training.recompute, base.training.recomputeLayers}};
+        o.optimizers = {base.training.optimizer};
+        o.methods = {base.training.finetune.method};
+        o.splits = {{base.training.microBatchSize, base.training.gradientAccumulationSteps}};
+        o.losses = {base.training.loss};
+    }
+    // ZeRO stages from lowest to highest (memory never rises along the list, but for LitGPT's
+    // Fabric FSDP1, where ZeRO-3 keeps an unsharded copy: no pruning by stage there).
+    const bool zeroLaw = base.framework != Framework::Litgpt;
+    for (int64_t z = 0; z <= 3; ++z) {
+        const bool has = z == 0 || frameworkHas(base.framework, z == 1   ? Knob::Zero1
+                                                                : z == 2 ? Knob::Zero2
+                                                                         : Knob::Zero3);
+        if (has || z == base.parallelism.zeroStage)
+            o.zeros.push_back(z);
+    }
+
+    // Relaxed is enough: the flag carries no data, and a late look costs one more skeleton.
+    const auto cancelled = [&] {
+        advice.cancelled = options.cancel && options.cancel->load(std::memory_order_relaxed);
+        return advice.cancelled;
+    };
+    std::vector<Outcome> fitting;
+    Outcome nearest;
+    nearest.headroom = -INFINITY;
+    Scenario w = base;
+    const int nr = int(o.recomputes.size()), nz = int(o.zeros.size());
+    const int64_t perSkeleton = int64_t(nr) * nz * int64_t(o.splits.size());
+    Choice c;
+    for (c.hardware = 0; c.hardware < int(o.hardware.size()); ++c.hardware)
+        for (c.layout = 0; c.layout < int(o.layouts.size()); ++c.layout)
+            for (c.offload = 0; c.offload < int(o.offloads.size()); ++c.offload)
+                for (c.optimizer = 0; c.optimizer < int(o.optimizers.size()); ++c.optimizer)
+                    for (c.method = 0; c.method < int(o.methods.size()); ++c.method)
+                      for (c.loss = 0; c.loss < int(o.losses.size()); ++c.loss) {
+                        if (cancelled())
+                            return advice;
+                        // Within the skeleton, (recompute, zero) pairs from most saving down;
+                        // a pair that fails at the smallest micro-batch fails for every pair
+                        // below it and every larger micro-batch (tst_laws).
+                        std::vector<std::pair<int, int>> failed;
+                        for (c.recompute = nr - 1; c.recompute >= 0; --c.recompute)
+                            for (c.zero = nz - 1; c.zero >= 0; --c.zero) {
+                                // Recomputation orders as none <= {selective, N of L} <= full:
+                                // selective and partial are not comparable.
+                                const int r = c.recompute;
+                                const bool dominated = std::any_of(
+                                    failed.begin(), failed.end(), [&](const auto &f) {
+                                        const bool saves = f.first == r || r == 0 ||
+                                                           f.first == nr - 1;
+                                        return saves && (zeroLaw ? f.second >= c.zero
+                                                                 : f.second == c.zero);
+                                    });
+                                if (dominated) {
+                                    advice.searched += int64_t(o.splits.size());
+                                    continue;
+                                }
+                                for (size_t k = 0; k < o.splits.size(); ++k) {
+                                    c.microBatch = o.splits[k].first;
+                                    c.accumulation = o.splits[k].second;
+                                    const bool keepsBatch = apply(w, base, o, c);
+                                    // ZeRO without data-parallel ranks does nothing, unless it
+                                    // carries an offload (ZeRO-Offload / -Infinity on one GPU).
+                                    // Optimizer offload rides on ZeRO-1 or more (DeepSpeed
+                                    // ZeRO-Offload, Megatron's distributed optimizer, FSDP).
+                                    const auto &wp = w.parallelism;
+                                    const bool zeroIdle =
+                                        wp.zeroStage > 0 &&
+                                        wp.dataParallel() * wp.contextParallel <= 1 &&
+                                        wp.offloadOptimizer == Offload::None &&
+                                        wp.offloadParameters == Offload::None;
+                                    const bool offloadWithoutZero =
+                                        wp.offloadOptimizer != Offload::None &&
+                                        base.parallelism.offloadOptimizer == Offload::None &&
+                                        wp.zeroStage == 0;
+                                    if (!keepsBatch || zeroIdle || offloadWithoutZero ||
+                                        !checkScenario(w).empty()) {
+                                        advice.searched += 1;
+                                        continue;
+                                    }
+                                    Knob missing[knobCount];
+                                    if (missingCapabilities(w, missing) > 0) {
+                                        advice.searched += 1;
+                                        continue;
+                                    }
+                                    const Estimate e = estimate(w);
+                                    ++advice.estimated;
+                                    ++advice.searched;
+                                    if (!e.fits) {
+                                        if (e.headroomBytes > nearest.headroom) {
+                                            nearest.choice = c;
+                                            nearest.headroom = e.headroomBytes;
+                                            nearest.peak = e.peak.device;
+                                        }
+                                        if (k == 0)
+                                            failed.push_back({c.recompute, c.zero});
+                                        // Larger micro-batches cannot fit either.
+                                        advice.searched += int64_t(o.splits.size() - k - 1);
+                                        break;
+                                    }
+                                    const StepTime st = stepTime(w, options.time);
+                                    fitting.push_back(
+                                        {c, e.peak.device, e.headroomBytes, st.seconds, st.tokens});
+                                }
+                            }
+                        (void)perSkeleton;
+                    }
+
+    // The frontier of memory against time, kind by kind (same semantics first, then numerics,
+    // method, hardware): fastest first, each keeping clearly less memory (1% of the capacity)
+    // than every faster one of its kind; among equally fast ones the fewest changes.
+    const double capacity = now.capacityBytes > 0 ? now.capacityBytes : 1.0;
+    struct Ranked
+    {
+        const Outcome *outcome;
+        int kind, changes;
+        double perToken;
+        size_t order; // enumeration order: the last tie-break, so equal candidates rank alike
+    };
+    std::vector<Ranked> ranked;
+    ranked.reserve(fitting.size());
+    for (const auto &f : fitting) {
+        (void)apply(w, base, o, f.choice);
+        ranked.push_back({&f, int(kindOf(base, w)), changeCount(base, w),
+                          f.seconds / std::max(1.0, f.tokens), ranked.size()});
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const Ranked &a, const Ranked &b) {
+        if (a.kind != b.kind)
+            return a.kind < b.kind;
+        if (std::fabs(a.perToken - b.perToken) > 0.005 * std::max(a.perToken, b.perToken))
+            return a.perToken < b.perToken;
+        if (a.changes != b.changes)
+            return a.changes < b.changes;
+        if (a.outcome->peak != b.outcome->peak)
+            return a.outcome->peak < b.outcome->peak;
+        return a.order < b.order;
+    });
+    // A suggestion of a later kind stays only if no kept one (of its own kind or an earlier)
+    // is at least as fast with no more memory: 8-bit states that buy nothing next to an
+    // offload are left out.
+    std::vector<const Outcome *> frontier;
+    std::vector<const Ranked *> kept;
+    const int perKind = std::max(1, options.maxSuggestions / 3);
+    for (size_t i = 0; i < ranked.size();) {
+        const int kind = ranked[i].kind;
+        int taken = 0;
+        for (; i < ranked.size() && ranked[i].kind == kind; ++i) {
+            const Ranked &r = ranked[i];
+            if (r.changes == 0 || taken >= perKind)
+                continue; // the scenario as it is, or enough of this kind
+            const bool dominated =
+                std::any_of(kept.begin(), kept.end(), [&](const Ranked *k) {
+                    return k->perToken <= r.perToken * 1.005 &&
+                           k->outcome->peak <= r.outcome->peak + 0.01 * capacity;
+                });
+            if (dominated)
+                continue;
+            frontier.push_back(r.outcome);
+            kept.push_back(&r);
+            ++taken;
+        }
+    }
+    const auto suggestionFor = [&](const Outcome &f) {
+        Suggestion sgg;
+        sgg.scenario = base;
+        (void)apply(sgg.scenario, base, o, f.choice);
+        sgg.changes = changesOf(base, sgg.scenario);
+        sgg.peakDeviceBytes = f.peak;
+        sgg.headroomBytes = f.headroom;
+        sgg.kind = kindOf(base, sgg.scenario);
+        const StepTime st = stepTime(sgg.scenario, options.time);
+        const double perToken = st.seconds / std::max(1.0, st.tokens);
+        sgg.relativeStepTime = basePerToken > 0 ? perToken / basePerToken : 1.0;
+        sgg.costBasis = costBasis(baseTime, st, base, sgg.scenario);
+        return sgg;
+    };
+    for (const Outcome *f : frontier) {
+        if (int(advice.suggestions.size()) >= options.maxSuggestions)
+            break;
+        advice.suggestions.push_back(suggestionFor(*f));
+    }
+    if (fitting.empty() && nearest.headroom > -INFINITY) {
+        advice.hasNearest = true;
+        advice.nearest = suggestionFor(nearest);
+        // The smallest catalog GPU on which that nearest layout fits.
+        std::vector<const GpuSpec *> gpus;
+        for (const auto &g : Catalog::builtin().gpus())
+            gpus.push_back(&g);
+        std::sort(gpus.begin(), gpus.end(),
+                  [](const GpuSpec *a, const GpuSpec *b) { return a->memoryMiB < b->memoryMiB; });
+        Scenario t = advice.nearest.scenario;
+        for (const GpuSpec *g : gpus) {
+            t.gpu.preset = g->id;
+            t.gpu.name = g->name;
+            t.gpu.architecture = g->architecture;
+            t.gpu.memoryGiB = g->memoryMiB / 1024.0;
+            if (estimate(t).fits) {
+                advice.smallestGpu = g->id;
+                break;
+            }
+        }
+    }
+    return advice;
+}
+
+nlohmann::json adviceToJson(const Advice &a)
+{
+    using nlohmann::json;
+    const auto changes = [](const Suggestion &s) {
+        json out = json::object();
+        for (const auto &[path, value] : s.changes)
+            out[path] = value;
+        return out;
+    };
+    json suggestions = json::array();
+    for (const auto &s : a.suggestions)
+        suggestions.push_back({{"changes", changes(s)},
+                               {"scenario", scenarioToJson(s.scenario)},
+                               {"fits", s.headroomBytes >= 0},
+                               {"peak_device_bytes", std::llround(s.peakDeviceBytes)},
+                               {"headroom_bytes", std::llround(s.headroomBytes)},
+                               {"kind", changeKindKey(s.kind)},
+                               {"relative_step_time", std::round(s.relativeStepTime * 1000) / 1000},
+                               {"cost_basis", s.costBasis}});
+    json out = {{"format", "vramplan-advice"},
+                {"version", 1},
+                {"fits_now", a.fitsNow},
+                {"searched", a.searched},
+                {"estimated", a.estimated},
+                {"suggestions", suggestions},
+                {"max_micro_batch", a.maxMicroBatch},
+                {"max_sequence", a.maxSequence},
+                {"min_gpus", a.minGpus}};
+    if (a.hasNearest) {
+        out["nearest"] = {{"changes", changes(a.nearest)},
+                          {"over_by_bytes", std::llround(-a.nearest.headroomBytes)},
+                          {"scenario", scenarioToJson(a.nearest.scenario)}};
+        if (!a.smallestGpu.empty())
+            out["nearest"]["smallest_gpu_that_fits"] = a.smallestGpu;
+    }
+    return out;
+}
+
+} // namespace vramplan

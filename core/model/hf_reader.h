@@ -1,0 +1,126 @@
+#pragma once
+// Reads the keys of a Hugging Face config.json, which carries many more keys than vramplan
+// needs: unknown keys are fine here (a config.json is someone else's format); wrong types and
+// out-of-range values are errors that name the key. Internal to model/ (hf_config*.cpp).
+
+#include "json_value_text.h"
+
+#include <initializer_list>
+#include <string>
+
+namespace vramplan {
+
+class HfReader
+{
+public:
+    using json = nlohmann::json;
+    HfReader(const json &config, const std::string &path) : m_config(config), m_path(path) {}
+
+    const json &config() const { return m_config; }
+    const std::string &path() const { return m_path; }
+    bool has(const char *key) const
+    {
+        const auto it = m_config.find(key);
+        return it != m_config.end() && !it->is_null();
+    }
+
+    bool ok() const { return m_error.empty(); }
+    const std::string &error() const { return m_error; }
+
+    // First of the given keys present; value required unless fallback >= 0.
+    int64_t integer(std::initializer_list<const char *> keys, int64_t fallback = -1,
+                    int64_t min = 1, int64_t max = int64_t(1) << 30)
+    {
+        for (const char *key : keys) {
+            const auto it = m_config.find(key);
+            if (it == m_config.end() || it->is_null())
+                continue;
+            if (!(it->is_number_integer() || it->is_number_unsigned())) {
+                fail(key, "must be a whole number, got " + describeJson(*it));
+                return fallback > 0 ? fallback : min;
+            }
+            const double v = it->get<double>();
+            if (v < double(min) || v > double(max)) {
+                fail(key, "must be >= " + std::to_string(min) + " and <= " + std::to_string(max) +
+                              ", got " + describeJson(*it));
+                return min;
+            }
+            return it->get<int64_t>();
+        }
+        if (fallback < 0)
+            fail(*keys.begin(), "is missing");
+        return fallback;
+    }
+
+    bool boolean(const char *key, bool fallback)
+    {
+        const auto it = m_config.find(key);
+        if (it == m_config.end() || it->is_null())
+            return fallback;
+        if (!it->is_boolean()) {
+            fail(key, "must be true or false, got " + describeJson(*it));
+            return fallback;
+        }
+        return it->get<bool>();
+    }
+
+    std::string string(const char *key, const std::string &fallback)
+    {
+        const auto it = m_config.find(key);
+        if (it == m_config.end() || it->is_null())
+            return fallback;
+        if (!it->is_string()) {
+            fail(key, "must be a string, got " + describeJson(*it));
+            return fallback;
+        }
+        return it->get<std::string>();
+    }
+
+    double number(const char *key, double fallback)
+    {
+        const auto it = m_config.find(key);
+        if (it == m_config.end() || it->is_null())
+            return fallback;
+        if (!it->is_number()) {
+            fail(key, "must be a number, got " + describeJson(*it));
+            return fallback;
+        }
+        return it->get<double>();
+    }
+
+    // An error already phrased with its path (a nested config's).
+    void failWith(const std::string &message)
+    {
+        if (m_error.empty())
+            m_error = message;
+    }
+
+    void fail(const std::string &key, const std::string &problem)
+    {
+        if (m_error.empty())
+            m_error = m_path + "." + key + ": " + problem;
+    }
+
+private:
+    const json &m_config;
+    const std::string &m_path;
+    std::string m_error;
+};
+
+// hidden_act / activation_function as the model code applies it: "gelu_new" is HF's NewGELU
+// (four saved tensors), the others single kernels.
+std::string hfActivation(const std::string &act);
+
+// The fields of a Llama-style config (attention, dense MLP, vocabulary, head_dim where given or
+// `headDimDefault` > 0), shared by Llama, Mistral, Qwen2/3, Gemma 1-3, OLMo 2, ... .
+nlohmann::json llamaLikeFields(HfReader &r, const std::string &family, bool tiedByDefault,
+                               int64_t headDimDefault = -1);
+
+// The 2024-2026 model types (hf_config_llama_like.cpp): fills `m` for `type` and returns true, or
+// returns false when the type is not one of them. Errors go to `r`.
+bool newerModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,
+                      nlohmann::json &m, const std::string &path);
+// Their model_type names, for the list of supported types.
+extern const std::initializer_list<const char *> newerHfModelTypes;
+
+} // namespace vramplan

@@ -1,0 +1,337 @@
+// Activations as an inventory of the tensors one layer saves for backward, and the working set
+// of backward (SPEC §2, "activations"): here the parts of a layer put together, the stage's
+// layers under recomputation, and what a linear layer or LoRA adapter keeps; the parts are
+// counted in norm_activations.cpp, attention_activations.cpp and mlp_activations.cpp, logits and
+// loss in logits_loss.cpp.
+//
+// Base inventory: Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+// Transformer Models", §4.1 and Table 2: per layer 34sbh + 5as^2b bytes for a GPT layer in
+// fp16 with dropout (attention 11sbh + 5as^2b, MLP 19sbh, two LayerNorms 4sbh). The eager
+// PyTorch model code of transformers/LitGPT/torchtune/torchtitan differs in ways named where
+// each part is counted.
+
+#include "training/activation_dims.h"
+#include "training/stage_context.h"
+
+namespace vramplan {
+namespace {
+
+bool hasResidualDropout(Family f)
+{
+    // Llama-family blocks have no dropout modules (attention_dropout only); these do.
+    return f == Family::Gpt2 || f == Family::Bert || f == Family::Phi || f == Family::GptNeox ||
+           f == Family::Falcon;
+}
+
+} // namespace
+
+// Whether a linear layer keeps its input for backward: it needs it for its own weight's
+// gradient, for a LoRA adapter without dropout, or because bitsandbytes' 4-bit matmul saves it
+// (bitsandbytes/autograd/_functions.py MatMul4Bit). A frozen nn.Linear saves no input.
+bool linearSavesInput(const StageContext &c, std::string_view loraName)
+{
+    if (c.full || c.qlora)
+        return true;
+    return isLoraTarget(c.t.finetune, loraName) && c.t.finetune.loraDropout == 0.0;
+}
+
+void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_view target,
+             double inWidth, bool outside, double perToken)
+{
+    if (!c.lora || !isLoraTarget(c.t.finetune, target))
+        return;
+    const double div = outside ? d.outsideDiv : 1.0;
+    if (c.t.finetune.loraDropout > 0) {
+        // PEFT applies a separate nn.Dropout per adapted module: mask and output per target.
+        // Its adapters are fp32 (get_peft_model(autocast_adapter_dtype=True), PEFT >= 0.12) and
+        // LoraLayer casts the input to their dtype first, so the dropout keeps an fp32 output.
+        // Under autocast lora_A's matmul keeps its own 16-bit cast of that output instead.
+        if (c.hfModelCode() && c.amp)
+            inv.push_back({"LoRA dropout mask and 16-bit cast of its output (PEFT, autocast)",
+                           "b*s*in*(1 + c) per target",
+                           d.tokens * perToken * inWidth * (1 + d.c) / div});
+        else if (c.hfModelCode())
+            inv.push_back({"LoRA dropout mask and fp32 output (PEFT)", "b*s*in*(1 + 4) per target",
+                           d.tokens * perToken * inWidth * (1 + 4) / div});
+        else
+            inv.push_back({"LoRA dropout mask and output", "b*s*in*(1 + c) per target",
+                           d.tokens * perToken * inWidth * (1 + d.c) / div});
+    }
+    inv.push_back({"LoRA A output (saved by B)", "b*s*r*c per target",
+                   d.tokens * perToken * double(c.t.finetune.loraRank) * d.c / d.tp});
+}
+
+namespace {
+
+// The part of one layer's inventory that layers of both kinds share (its first norm, attention
+// and what follows it), or the part of the given kind (its second norm and MLP).
+enum class LayerPart
+{
+    Attention,
+    Mlp
+};
+
+Inventory layerInventory(const StageContext &c, const Dims &d, LayerKind kind, LayerPart part)
+{
+    Inventory inv;
+    const bool dropoutMasks = c.t.dropout > 0 && hasResidualDropout(c.m.family);
+    const bool attnInputSaved =
+        c.m.isMla() ? linearSavesInput(c, c.m.mla.qLoraRank > 0 ? "q_a_proj" : "q_proj") ||
+                          linearSavesInput(c, "kv_a_proj_with_mqa")
+                    : linearSavesInput(c, "q_proj") || linearSavesInput(c, "k_proj") ||
+                          linearSavesInput(c, "v_proj");
+    const double attnReaders = c.m.isMla() ? 2.0 : normReaders(c, true);
+    // In a MoE layer the router (trainable in a full fine-tune) and the shared experts read the
+    // norm output; the routed experts read gathered copies of it.
+    const bool moeLayer = kind == LayerKind::Moe && c.m.isMoe();
+    const bool sharedReads = moeLayer && c.m.moe.sharedExperts > 0 &&
+                             (linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj"));
+    const bool mlpInputSaved =
+        moeLayer ? c.full || sharedReads
+                 : linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj");
+    const double mlpReaders =
+        moeLayer ? (c.full ? 1.0 : 0.0) + (sharedReads ? normReaders(c, false) : 0.0)
+                 : normReaders(c, false);
+    const bool sharedNorm = c.m.parallelBlock && c.m.normsPerLayer < 2;
+    // OLMo 2 has no norms before its sublayers, only after them (modeling_olmo2.py); Gemma 2
+    // and 3 have both (four per layer).
+    const bool preNorms = c.m.family != Family::Olmo2;
+    const bool postNorms = c.m.family == Family::Olmo2 ||
+                           (c.m.normsPerLayer == 4 && (c.m.family == Family::Gemma2 ||
+                                                       c.m.family == Family::Gemma3));
+
+    if (part == LayerPart::Attention) {
+        if (!preNorms)
+            addUnnormedInput(c, d, inv, attnInputSaved, attnReaders);
+        else if (c.m.normsPerLayer > 0)
+            addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved),
+                    (attnInputSaved ? attnReaders : 0.0) +
+                        (sharedNorm && mlpInputSaved ? mlpReaders : 0.0));
+        addAttention(c, d, inv);
+        if (postNorms)
+            addPostNorm(c, d, inv);
+        if (dropoutMasks)
+            inv.push_back(
+                {"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
+        return inv;
+    }
+    if (!preNorms)
+        addUnnormedInput(c, d, inv, mlpInputSaved, mlpReaders);
+    else if (c.m.normsPerLayer > 1)
+        addNorm(c, d, inv, mlpInputSaved, mlpReaders, c.m.parallelBlock);
+    addMlp(c, d, inv, kind);
+    if (postNorms)
+        addPostNorm(c, d, inv);
+    if (dropoutMasks)
+        inv.push_back({"MLP residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
+    return inv;
+}
+
+} // namespace
+
+void addActivations(const StageContext &c, ItemSink &out)
+{
+    const double b = c.microBatch;
+    const double s = double(c.t.sequenceLength);
+    const double tp = double(c.tp);
+    Dims d{};
+    d.tokens = c.tokens;
+    d.scores = b * double(c.m.attentionHeads) / tp * (s / double(c.cp)) * s;
+    d.tp = tp;
+    d.outsideDiv = c.p.sequenceParallel ? tp : 1.0;
+    d.h = double(c.m.hiddenSize);
+    d.qWidth = double(c.m.attentionHeads * c.m.headDim) / tp;
+    d.kvWidth = double(c.m.kvHeads * c.m.headDim) / tp;
+    // HF, LitGPT, torchtune and torchtitan expand K and V to every query head before sdpa;
+    // transformers' flash_attention_2 and Megatron's kernels take grouped heads.
+    // Compiled, the repeat is an elementwise copy Inductor recomputes from the grouped K/V.
+    const bool repeatKv =
+        c.eagerModelCode() && !c.compiled &&
+        !(c.t.attention == Attention::Flash &&
+          (c.s.framework == Framework::Transformers || c.s.framework == Framework::Deepspeed)) &&
+        !(sdpaWithGroupedHeads(c) && !sdpaMathPath(c));
+    d.kvSavedWidth = repeatKv ? d.qWidth : std::max(d.kvWidth, double(c.m.headDim));
+    d.ffn = double(c.m.isMoe() && c.m.moe.expertFfnHiddenSize > 0 ? c.m.moe.expertFfnHiddenSize
+                                                                  : c.m.ffnHiddenSize) /
+            tp;
+    d.denseFfn = double(c.m.ffnHiddenSize) / tp;
+    d.sharedFfn = double(std::max<int64_t>(1, c.m.moe.sharedExperts) *
+                         (c.m.moe.sharedExpertFfnHiddenSize > 0 ? c.m.moe.sharedExpertFfnHiddenSize
+                          : c.m.moe.expertFfnHiddenSize > 0  ? c.m.moe.expertFfnHiddenSize
+                                                             : c.m.ffnHiddenSize)) /
+                  tp;
+    d.c = c.act;
+    const bool upcastNorm = c.m.norm == NormType::RmsNorm && c.eagerModelCode() &&
+                            !c.compiled && !c.fusedKernels;
+    d.normIn = (upcastNorm || c.amp || c.fp32) ? 4.0 : c.act;
+
+    constexpr auto A = Component::Activations;
+    constexpr unsigned savedPhases =
+        phaseBit(Phase::Forward) | phaseBit(Phase::LossBackward) | phaseBit(Phase::LayerBackward);
+    constexpr unsigned backwardPhases =
+        phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
+
+    // The inventory in three parts: what every layer keeps alike (norm, attention), and the MLP
+    // part of each layer kind on this stage (a MoE model's dense layers differ only there).
+    const auto groups = c.layerGroups();
+    // The stages of one estimate build each part once (StageShared).
+    const LayerKind attentionKind = groups[0].count > 0 ? groups[0].kind : groups[1].kind;
+    StageShared &cache = *c.shared;
+    if (!cache.attentionReady) {
+        cache.attention = layerInventory(c, d, attentionKind, LayerPart::Attention);
+        cache.attentionReady = true;
+    }
+    for (int g = 0; g < 2; ++g) {
+        const int kind = int(groups[g].kind);
+        if (groups[g].count > 0 && !cache.mlpReady[kind]) {
+            cache.mlp[kind] = layerInventory(c, d, groups[g].kind, LayerPart::Mlp);
+            cache.mlpReady[kind] = true;
+        }
+    }
+    static const Inventory none = Inventory(); // once per process
+    const Inventory *parts[3] = {
+        &cache.attention, groups[0].count > 0 ? &cache.mlp[int(groups[0].kind)] : &none,
+        groups[1].count > 0 ? &cache.mlp[int(groups[1].kind)] : &none};
+    double partTotals[3] = {0, 0, 0};
+    for (int i = 0; i < 3; ++i)
+        for (const auto &e : *parts[i])
+            partTotals[i] += e.bytes;
+    const double layerTotals[2] = {partTotals[0] + partTotals[1], partTotals[0] + partTotals[2]};
+    const double layerTotal = std::max(groups[0].count > 0 ? layerTotals[0] : 0.0,
+                                       groups[1].count > 0 ? layerTotals[1] : 0.0);
+    // The kind of the stage's first layer: DeepSeek's first stage starts with dense layers.
+    const int firstKind = c.stage == 0 && groups[1].count > 0 ? 1 : (groups[0].count > 0 ? 0 : 1);
+
+    // How many layers keep everything, and how many keep only their input (full recompute).
+    // Recomputation of N layers takes each kind in proportion.
+    const double L = double(c.stageLayers);
+    double recomputed = 0;
+    if (c.t.recompute == Recompute::Full)
+        recomputed = c.t.recomputeLayers >= 0 ? std::min(L, double(c.t.recomputeLayers)) : L;
+    const double keptShare = L > 0 ? (L - recomputed) / L : 0.0;
+    const double kept = (L - recomputed) * c.inFlight;
+    const bool selective = c.t.recompute == Recompute::Selective;
+    const bool sac = selective && c.s.framework == Framework::Torchtitan;
+    if (sac && kept > 0) {
+        // torchtitan's per-op SAC (parallelize_llama.py _save_list): the block input, the
+        // attention kernel's outputs and every other matmul output (wq, wv, w1, w2) are kept;
+        // wk, wo, w3 and the elementwise ops are recomputed.
+        const double sacBytes =
+            d.tokens * d.c * (d.h / d.outsideDiv + d.kvWidth + d.h / d.outsideDiv);
+        out.add(A, "SAC-kept block input, v and w2 outputs", "b*s*(2h + kv*d)*c",
+                "torchtitan selective op AC", sacBytes, kept, savedPhases);
+    }
+
+    // Layers of each part's kind that keep their tensors on this stage.
+    const double counts[3] = {(groups[0].count + groups[1].count) * keptShare * c.inFlight,
+                              groups[0].count * keptShare * c.inFlight,
+                              groups[1].count * keptShare * c.inFlight};
+    static constexpr std::string_view partSource[3] = {
+        "per-layer saved-tensor inventory", "per-layer saved-tensor inventory",
+        "per-layer saved-tensor inventory (dense-MLP layers)"};
+    double keptPart[3] = {0, 0, 0};
+    for (int i = 0; i < 3 && kept > 0; ++i) {
+        if (!(counts[i] > 0))
+            continue;
+        for (const auto &e : *parts[i]) {
+            if (selective && !sac && e.score)
+                continue; // Megatron selective recompute drops the attention core
+            if (sac && !e.keptBySac)
+                continue; // recomputed from the kept matmul and attention outputs
+            keptPart[i] += e.bytes;
+            out.add(A, e.name, e.formula, partSource[i], e.bytes, counts[i], savedPhases);
+        }
+    }
+    const double keptPerLayer[2] = {keptPart[0] + keptPart[1], keptPart[0] + keptPart[2]};
+    if (recomputed == 0 && kept > 0)
+        // At the end of backward the first layer still holds what it saved, until its own
+        // backward has consumed it (DeepSeek's first layers are dense).
+        out.add(A, "first layer's saved tensors (consumed last)", "one layer's inventory",
+                "autograd", keptPerLayer[firstKind], 1, phaseBit(Phase::BackwardEnd));
+    if (recomputed > 0) {
+        // torch.utils.checkpoint / Megatron recompute keep each layer's input (Korthikanti
+        // §4.2: 2sbh per layer) and rebuild one layer's activations inside its backward.
+        // Under autocast the residual stream between layers stays fp32 (fp32 weights and
+        // embeddings), so the checkpoint keeps an fp32 input.
+        const double residualBytes = c.amp ? 4.0 : d.c;
+        if (c.offloadedCheckpoints)
+            // Unsloth copies each checkpointed input to pinned host memory in forward and back
+            // one layer ahead in backward: two layers' inputs on the GPU at a time.
+            out.add(A, "checkpointed layer inputs in flight (rest offloaded to the host)",
+                    "2 * b*s*h*(residual bytes)",
+                    "unsloth_zoo gradient_checkpointing.py (offloaded checkpointing)",
+                    d.tokens * d.h * residualBytes / d.outsideDiv,
+                    std::min(2.0, recomputed * c.inFlight), savedPhases);
+        else
+            out.add(A, "checkpointed layer inputs", "b*s*h*(residual bytes) per layer",
+                    "Korthikanti et al. §4.2", d.tokens * d.h * residualBytes / d.outsideDiv,
+                    recomputed * c.inFlight, savedPhases);
+        // Partial recomputation checkpoints the first layers (Megatron's "block" method), whose
+        // backward comes last, when the kept layers' activations are already gone. The last
+        // layer recomputed is the stage's first (a dense one of DeepSeek's first stage).
+        const double firstLayerTotal = layerTotals[firstKind];
+        if (recomputed >= L && layerTotal > firstLayerTotal) {
+            out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
+                    "torch.utils.checkpoint", layerTotal, 1, phaseBit(Phase::LayerBackward));
+            out.add(A, "first layer recomputed during its backward", "the layer's full inventory",
+                    "torch.utils.checkpoint", firstLayerTotal, 1, phaseBit(Phase::BackwardEnd));
+        } else {
+            out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
+                    "torch.utils.checkpoint", recomputed < L ? firstLayerTotal : layerTotal, 1,
+                    recomputed < L ? phaseBit(Phase::BackwardEnd) : backwardPhases);
+        }
+    }
+    if (c.hasEmbedding && c.t.dropout > 0 && hasResidualDropout(c.m.family))
+        out.add(A, "embedding dropout mask", "b*s*h*1", "nn.Dropout", d.tokens * d.h / d.outsideDiv,
+                c.inFlight, savedPhases);
+    if (c.t.attention == Attention::Eager && c.eagerModelCode() && c.m.family != Family::Gpt2 &&
+        c.m.family != Family::Bert)
+        // transformers builds one 4-D causal mask in the compute dtype for eager attention.
+        out.add(A, "4-D causal mask (eager)", "b*s^2*c", "transformers modeling_attn_mask_utils",
+                b * s * s / double(c.cp) * d.c, 1, savedPhases);
+
+    // The backward working set: gradients flowing through one layer (its intermediate and
+    // hidden-size gradients), and for eager attention the s^2 gradient of the probabilities.
+    double working = d.tokens *
+                     (2 * d.ffn * (c.m.isMoe() ? double(c.m.moe.expertsPerToken) : 1.0) + 3 * d.h) *
+                     d.c;
+    if (c.t.attention == Attention::Eager)
+        working += d.scores * (d.c + 4);
+    else if (sdpaMathPath(c))
+        working += d.scores * 2 * d.c; // gradients of the probabilities and of the scores
+    out.add(Component::Temporary, "backward working set of one layer",
+            "b*s*(2f + 3h)*c (+ b*a*s^2*(c+4) eager, 2c SDPA math path)", "autograd", working, 1,
+            backwardPhases);
+    if (c.m.isMoe() && c.ep > 1 && c.mainLayers > 0)
+        // The all-to-all's send and receive buffers of one MoE layer: the permuted tokens out,
+        // the tokens for this GPU's experts in (and the same on the way back, and for the
+        // gradients in backward) (Megatron MoEAlltoAllTokenDispatcher; torchtitan
+        // expert_parallel all_to_all_single).
+        out.add(Component::Temporary, "expert-parallel all-to-all buffers",
+                "b*s*k*h*c * (1 + imbalance)", "Megatron token_dispatcher.py",
+                d.tokens * double(c.m.moe.expertsPerToken) * d.h * d.c *
+                    (1 + routedTokenFactor(c)),
+                1, savedPhases | backwardPhases);
+
+    if (c.hasHead && c.t.mtpLayers > 0) {
+        // Multi-token prediction: each module runs one more layer of the last layer's kind on
+        // the concatenation of the normed hidden state and the normed next-token embedding
+        // (eh_proj's input, 2h), under the same recomputation as the layers (DeepSeek-V3 §2.2).
+        const int lastKind = c.m.isMoeLayer(c.m.layers - 1) || !c.m.isMoe() ? 0 : 1;
+        const double n = double(c.t.mtpLayers);
+        const double layerBytes = recomputed > 0 ? d.tokens * d.h * (c.amp ? 4.0 : d.c)
+                                                 : layerTotals[lastKind];
+        out.add(A, "multi-token prediction layers' saved tensors", "one layer's inventory",
+                "DeepSeek-V3 §2.2; Megatron multi_token_prediction.py", layerBytes, n,
+                savedPhases);
+        out.add(A, "multi-token prediction: normed hidden and embedding (eh_proj input)",
+                "b*s*2h*c per module", "Megatron MultiTokenPredictionLayer",
+                d.tokens * 2 * d.h * d.c, n, savedPhases);
+    }
+
+    // --- final norm, logits and loss (last stage) -----------------------------------------
+    if (c.hasHead)
+        addLogitsAndLoss(c, d, out);
+}
+
+} // namespace vramplan

@@ -1,0 +1,124 @@
+// The step-time model (core/advice/step_time.h) against published training throughput
+// (tests/data/measured/throughput.json: torchtitan, Megatron, LitGPT, torchtune, Answer.AI,
+// Llama 3, DeepSeek-V3): each figure converted to tokens per second per GPU and compared with
+// the model's at its default MFU. Prints the table; the bounds are ratchets at the figures
+// reached (docs/step_time.md).
+
+#include "advice/step_time.h"
+#include "testhelpers.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace vramplan;
+
+// Ratchets: the median |error| reached so far (docs/step_time.md); they only ever tighten.
+constexpr double ratchetAll = 0.36;
+constexpr double ratchetHigh = 0.38;
+
+class TestStepTime : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void againstPublishedThroughput();
+    void costsMoveTheRightWay();
+};
+
+// Published throughput as tokens per second per GPU, from whichever figure the source gave.
+static double publishedTokensPerGpu(const nlohmann::json &run, const Scenario &s,
+                                    const StepTime &st)
+{
+    const auto &p = run["published"];
+    const std::string metric = p.value("metric", "");
+    const double value = p.value("value", 0.0);
+    const double gpus = double(std::max<int64_t>(1, s.parallelism.gpus));
+    if (metric == "tokens_per_second_per_gpu")
+        return value;
+    if (metric == "tflops_per_gpu") // the model's FLOPs per token turn TFLOP/s into tokens
+        return st.flopsPerToken > 0 ? value * 1e12 / st.flopsPerToken : 0;
+    if (metric == "mfu") {
+        const double peak = gpuThroughput(s).tflops * 1e12;
+        return st.flopsPerToken > 0 ? value / (value > 1 ? 100.0 : 1.0) * peak / st.flopsPerToken
+                                    : 0;
+    }
+    if (metric == "seconds_per_step") {
+        const double tokens = p.contains("global_batch_tokens") && p["global_batch_tokens"].is_number()
+                                  ? p["global_batch_tokens"].get<double>()
+                                  : st.tokens;
+        return value > 0 ? tokens / value / gpus : 0;
+    }
+    if (metric == "samples_per_second")
+        return value * double(s.training.sequenceLength) / gpus;
+    return 0;
+}
+
+void TestStepTime::againstPublishedThroughput()
+{
+    const auto doc = nlohmann::json::parse(
+        test::readFile(test::dataPath("measured/throughput.json")), nullptr, false);
+    QVERIFY2(doc.is_object() && doc.contains("runs"), "throughput.json: no runs");
+    std::vector<double> errors, reliable;
+    std::printf("%-22s %-8s %12s %12s %8s\n", "run", "rel.", "published", "model", "error");
+    for (const auto &run : doc["runs"]) {
+        const auto parsed = scenarioFromJson(run["scenario"]);
+        QVERIFY2(parsed, (run.value("id", "?") + ": " + parsed.error).c_str());
+        const StepTime st = stepTime(*parsed.value);
+        const double gpus = double(std::max<int64_t>(1, parsed.value->parallelism.gpus));
+        const double model = st.seconds > 0 ? st.tokens / st.seconds / gpus : 0;
+        const double published = publishedTokensPerGpu(run, *parsed.value, st);
+        if (!(published > 0) || !(model > 0))
+            continue;
+        const double error = model / published - 1;
+        errors.push_back(std::fabs(error));
+        const std::string reliability = run.value("reliability", "");
+        if (reliability == "high")
+            reliable.push_back(std::fabs(error));
+        std::printf("%-22s %-8s %12.0f %12.0f %+7.0f%%\n", run.value("id", "?").c_str(),
+                    reliability.c_str(), published, model, error * 100);
+    }
+    QVERIFY(errors.size() >= 100);
+    const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0.0 : v[v.size() / 2];
+    };
+    std::printf("tokens/s per GPU: %zu figures, median |error| %.0f%%; %zu of high reliability, "
+                "median %.0f%%\n",
+                errors.size(), median(errors) * 100, reliable.size(), median(reliable) * 100);
+    QVERIFY2(median(errors) <= ratchetAll, "median error over all figures grew");
+    QVERIFY2(median(reliable) <= ratchetHigh, "median error over high-reliability figures grew");
+}
+
+// What the advisor relies on: recomputation, offload and ZeRO-3 never make a step faster; more
+// GPUs of the same kind never make a token slower; LoRA does less work per token.
+void TestStepTime::costsMoveTheRightWay()
+{
+    const Scenario base = test::parseOrFail(
+        R"({"format":"vramplan-scenario","model":{"preset":"llama-3.1-8b"},"training":{"micro_batch_size":2,"sequence_length":4096,"gradient_accumulation_steps":4},"parallelism":{"gpus":8,"zero_stage":2},"framework":"transformers","gpu":{"preset":"h100-80gb"}})");
+    const double t0 = stepTime(base).seconds;
+    QVERIFY(t0 > 0 && std::isfinite(t0));
+    Scenario s = base;
+    s.training.recompute = Recompute::Full;
+    QVERIFY(stepTime(s).seconds > t0);
+    s = base;
+    s.parallelism.offloadOptimizer = Offload::Cpu;
+    QVERIFY(stepTime(s).seconds > t0);
+    s = base;
+    s.parallelism.zeroStage = 3;
+    QVERIFY(stepTime(s).seconds >= t0);
+    s = base;
+    s.training.finetune.method = FinetuneMethod::Lora;
+    QVERIFY(stepTime(s).seconds < t0);
+    s = base;
+    s.parallelism.gpus = 16;
+    const StepTime more = stepTime(s);
+    QVERIFY(more.seconds / more.tokens <= stepTime(base).seconds / stepTime(base).tokens);
+}
+
+QTEST_APPLESS_MAIN(TestStepTime)
+#include "tst_steptime.moc"
