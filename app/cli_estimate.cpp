@@ -6,6 +6,7 @@
 #include "advice/solvers.h"
 #include "catalog.h"
 #include "estimate.h"
+#include "formats/enum_names.h"
 #include "formats/estimate_json.h"
 #include "formats/numeric_fields.h"
 #include "formats/scenario_json.h"
@@ -49,7 +50,7 @@ int commandParams(const Options &o)
 {
     const std::string path = oneFile(o, "params");
     const std::string name = path == "-" ? "<stdin>" : path;
-    auto parsedJson = jsonFromText(readInput(path));
+    auto parsedJson = hfJsonFromText(readInput(path));
     if (!parsedJson)
         fail(name, parsedJson.error);
     const nlohmann::json &config = *parsedJson.value;
@@ -73,6 +74,18 @@ int commandParams(const Options &o)
                           // embedding table (a lookup, not a matmul).
                           {"active_per_token_without_embedding", c.activePerToken - c.embedding},
                           {"model", scenarioToJson(*parsed.value)["model"]}};
+    if (c.vision > 0)
+        out["vision_tower"] = c.vision;
+    if (m.hasLayerPlan()) {
+        // Each kind of layer (mixer and MLP) with its count and the parameters of one.
+        nlohmann::json kinds = nlohmann::json::array();
+        for (const auto &k : c.kinds)
+            kinds.push_back({{"mixer", toString(k.spec.mixer)},
+                             {"mlp", toString(k.spec.mlp)},
+                             {"layers", k.layers},
+                             {"per_layer", k.perLayer}});
+        out["layer_kinds"] = kinds;
+    }
     if (m.isMoe()) {
         out["moe_layers"] = c.moeLayers;
         out["dense_layers"] = c.denseLayers;

@@ -83,12 +83,12 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
 }
 
 void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCounts &counts,
-                   const WeightList &layer, const WeightList &dense, const WeightList &globals,
+                   const ModelLayers &layers,
                    StageShared *shared)
 {
     e.parameters = counts;
     e.pipelineStage = stage;
-    const StageContext c = makeContext(s, stage, counts, layer, dense, globals, shared);
+    const StageContext c = makeContext(s, stage, counts, layers, shared);
     ItemSink sink(e.items);
     if (c.training) {
         addModelStates(c, sink);
@@ -120,11 +120,13 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
                  double(s.model.moe.experts),
                  double(s.model.moe.expertsPerToken)};
     e.trainableParameters =
-        c.full ? counts.total
-               : loraParametersPerLayer(s.model, s.training.finetune, LayerKind::Moe) *
-                         (s.model.isMoe() ? counts.moeLayers : 0) +
-                     loraParametersPerLayer(s.model, s.training.finetune, LayerKind::Dense) *
-                         (s.model.isMoe() ? counts.denseLayers : s.model.layers);
+        c.full                     ? counts.total
+        : s.model.hasLayerPlan() ? loraParameters(s.model, s.training.finetune)
+                                 : loraParametersPerLayer(s.model, s.training.finetune, LayerKind::Moe) *
+                                           (s.model.isMoe() ? counts.moeLayers : 0) +
+                                       loraParametersPerLayer(s.model, s.training.finetune,
+                                                              LayerKind::Dense) *
+                                           (s.model.isMoe() ? counts.denseLayers : s.model.layers);
     finishEstimate(e, s, c.training ? freedLogitsBlockBytes(c) : 0.0);
 }
 
@@ -132,21 +134,22 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
 
 Estimate estimate(const Scenario &s)
 {
-    const WeightList layer = layerWeights(s.model);
-    const WeightList globals = globalWeights(s.model);
-    // A dense model's one layer kind serves as both lists; only MoE models build a second.
-    const WeightList dense = s.model.isMoe() ? layerWeights(s.model, LayerKind::Dense) : layer;
-    const ParameterCounts counts = countParameters(s.model, layer, dense, globals);
+    const ModelLayers layers(s.model);
+    const ParameterCounts counts =
+        s.model.hasLayerPlan() || s.model.vision.present()
+            ? countParameters(s.model)
+            : countParameters(s.model, layers.weights[0],
+                              layers.weights[layers.kinds.size() - 1], layers.globals);
     Estimate best;
     StageShared shared;
-    estimateStage(best, s, 0, counts, layer, dense, globals, &shared);
+    estimateStage(best, s, 0, counts, layers, &shared);
     best.firstStage = best.lastStage = best.peak;
     if (s.parallelism.pipelineParallel > 1) {
         // The first stage holds the most micro-batches in flight, the last the output layer
         // and the loss; report whichever peaks higher.
         Estimate last;
-        estimateStage(last, s, int(s.parallelism.pipelineParallel - 1), counts, layer, dense,
-                      globals, &shared);
+        estimateStage(last, s, int(s.parallelism.pipelineParallel - 1), counts, layers,
+                      &shared);
         last.firstStage = best.peak;
         last.lastStage = last.peak;
         best.lastStage = last.peak;

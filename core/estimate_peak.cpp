@@ -48,30 +48,33 @@ void finishEstimate(Estimate &e, const Scenario &s, double fragmentedBytes)
     double outside = 0;
     // What a collective's own stream holds in each phase (Item::streamPooled).
     std::array<double, phaseCount> pooled{};
+    unsigned present = 0;
     for (const auto &item : e.items) {
+        const unsigned alive = item.phases & ((1u << phaseCount) - 1);
+        // Validation and generation are moments of interest only where the framework has
+        // them: an item of their own, not only the steady states that live everywhere.
+        // The initialisation likewise, where an item lives in it alone.
+        present |= alive & ~(evaluationPhases | initialisationPhase);
+        if ((item.phases & trainingPhases) == 0)
+            present |= alive & evaluationPhases;
+        if ((item.phases & allPhases) == 0)
+            present |= alive & initialisationPhase;
+        if (item.outsideAllocator)
+            continue;
+        const double bytes = item.bytes();
+        const int component = static_cast<int>(item.component);
         // The phases the item is alive in, lowest first.
-        for (unsigned alive = item.phases & ((1u << phaseCount) - 1); alive != 0;
-             alive &= alive - 1) {
-            const int i = std::countr_zero(alive);
+        for (unsigned left = alive; left != 0; left &= left - 1) {
+            const int i = std::countr_zero(left);
             auto &ph = e.phases[i];
-            // Validation and generation are moments of interest only where the framework has
-            // them: an item of their own, not only the steady states that live everywhere.
-            // The initialisation likewise, where an item lives in it alone.
-            if (ph.phase == Phase::Initialisation) {
-                if ((item.phases & allPhases) == 0)
-                    ph.present = true;
-            } else if (!(evaluationPhases & phaseBit(ph.phase)) ||
-                       (item.phases & trainingPhases) == 0) {
-                ph.present = true;
-            }
-            if (!item.outsideAllocator) {
-                ph.allocated += item.bytes();
-                ph.byComponent[static_cast<int>(item.component)] += item.bytes();
-                if (item.streamPooled)
-                    pooled[i] += item.bytes();
-            }
+            ph.allocated += bytes;
+            ph.byComponent[component] += bytes;
+            if (item.streamPooled)
+                pooled[i] += bytes;
         }
     }
+    for (auto &ph : e.phases)
+        ph.present = (present & phaseBit(ph.phase)) != 0;
     // Inference runs forward only: the training step's other moments do not happen.
     if (s.training.mode == Mode::Inference)
         for (auto &ph : e.phases)

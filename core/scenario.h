@@ -4,95 +4,14 @@
 // formats/scenario_json.cpp and its siblings. Defaults here are the documented defaults of a
 // file that omits the field.
 
+#include "model_config.h"
 #include "serving_config.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace vramplan {
-
-enum class Family
-{
-    Gpt2,
-    Bert,
-    Llama,
-    Mistral,
-    Mixtral,
-    Qwen2,
-    Phi3,
-    Gemma,
-    Phi,
-    GptNeox,
-    Falcon,
-    // Hugging Face model types of 2024-2026, each under its own name (SPEC §3): the family
-    // decides the block's topology and the quirks of its modelling code; the numbers come from
-    // the fields.
-    Qwen3,
-    Qwen3Moe,
-    DeepseekV2,
-    DeepseekV3,
-    Llama4,
-    GptOss,
-    Gemma2,
-    Gemma3,
-    Olmo2,
-    Granite,
-    Smollm3,
-    Glm4Moe
-};
-enum class FfnType
-{
-    Gelu,
-    Swiglu,
-    Geglu
-};
-// Normalisation of queries and keys before attention: none; an RMSNorm over each head's
-// head_dim (Qwen3, Gemma 3, GLM-4.5 with use_qk_norm); an RMSNorm over the whole projection
-// width (OLMo 2); a weightless L2 norm (Llama 4).
-enum class QkNorm
-{
-    None,
-    Head,
-    Full,
-    L2
-};
-// How a mixture-of-experts router turns logits into weights: a softmax over all experts
-// (Mixtral, Qwen3-MoE, gpt-oss: over the top-k) or a sigmoid per expert (DeepSeek-V3, GLM-4.5,
-// Llama 4).
-enum class RouterScore
-{
-    Softmax,
-    Sigmoid
-};
-enum class NormType
-{
-    LayerNorm,
-    RmsNorm
-};
-enum class PositionKind
-{
-    Learned,
-    Rope,
-    Alibi
-};
-// The activation function as the model code writes it: "gelu_tanh_python" is HF's NewGELU
-// (gelu_new), four elementwise ops that each save a tensor; the others are single kernels.
-enum class Activation
-{
-    Gelu,
-    GeluTanhPython,
-    Silu,
-    Relu
-};
-// What sits on top of the last layer: a language-model head over the vocabulary, or a small
-// classifier (HF AutoModelForSequenceClassification), which has no b*s*V logits.
-enum class Head
-{
-    LanguageModel,
-    Classifier
-};
 
 enum class Mode
 {
@@ -153,6 +72,15 @@ enum class Kernels
     None,
     Liger
 };
+// What saves the activations of Gated DeltaNet, Mamba2 and short-convolution layers (SPEC §3
+// extension `training.linear_kernels`): flash-linear-attention's chunked kernels, causal-conv1d
+// and mamba_ssm's fused scan, which transformers runs when they are installed (the default), or
+// the torch fallbacks of transformers' modeling files.
+enum class LinearKernels
+{
+    Fla,
+    Torch
+};
 // What drives the step with HF models (SPEC §3 extension `training.loop`): a loop that holds
 // the model's `outputs` until backward (custom loops, PEFT's and fsdp_qlora's scripts), or HF
 // Trainer and what is built on it (TRL, Axolotl, LLaMA-Factory, Unsloth), whose compute_loss
@@ -192,97 +120,6 @@ enum class Framework
 // The release of the framework a scenario ran with (SPEC §3 extension `framework_version`):
 // FrameworkVersion, release_version.h (shared with the serving section's `engine_version`).
 
-struct MoeConfig
-{
-    int64_t experts = 0;         // 0: a dense model
-    int64_t expertsPerToken = 0; // top-k
-    int64_t expertFfnHiddenSize = 0;
-    int64_t sharedExperts = 0;
-    int64_t sharedExpertFfnHiddenSize = 0; // one shared expert's width; 0: the expert width
-    // Which layers route: layer i (from 0) is a MoE layer when i >= denseLayers and
-    // (i + 1) % layerStep == 0 (DeepSeek first_k_dense_replace, Qwen3-MoE decoder_sparse_step,
-    // Llama 4 interleave_moe_layer_step); the others are dense MLPs of ffn_hidden_size.
-    int64_t denseLayers = 0;
-    int64_t layerStep = 1;
-    bool routerBias = false;          // the router linear has a bias (gpt-oss)
-    bool expertBias = false;          // expert linears have biases (gpt-oss)
-    bool scoreCorrectionBias = false; // a per-expert buffer (DeepSeek-V3): checkpoint only
-    bool normalizeTopK = true;        // top-k weights renormalised to sum to one
-    RouterScore router = RouterScore::Softmax;
-    double imbalance = 1.0; // tokens of the busiest expert over the balanced share (>= 1)
-    // Tokens an expert accepts, as a multiple of the balanced share; 0: dropless routing
-    // (Megatron moe_expert_capacity_factor; GShard-style token dropping).
-    double capacityFactor = 0;
-};
-
-// Multi-head latent attention (DeepSeek-V2 §2.1): queries through a low-rank q_lora_rank path
-// (0: a plain q_proj), keys and values from one compressed kv_lora_rank latent plus a decoupled
-// rotary key of qk_rope_head_dim shared by all heads.
-struct MlaConfig
-{
-    int64_t qLoraRank = 0;
-    int64_t kvLoraRank = 0; // 0: no MLA
-    int64_t qkRopeHeadDim = 64;
-    int64_t qkNopeHeadDim = 128;
-    int64_t vHeadDim = 128;
-
-    int64_t qkHeadDim() const { return qkNopeHeadDim + qkRopeHeadDim; }
-};
-
-struct ModelConfig
-{
-    std::string preset; // id under resources/models, empty when given field by field
-    Family family = Family::Llama;
-    int64_t layers = 32;
-    int64_t hiddenSize = 4096;
-    int64_t attentionHeads = 32;
-    int64_t kvHeads = 32;
-    int64_t headDim = 128;
-    int64_t ffnHiddenSize = 11008;
-    FfnType ffnType = FfnType::Swiglu;
-    Activation activation = Activation::Silu;
-    int64_t vocabSize = 32000;
-    NormType norm = NormType::RmsNorm;
-    bool tiedEmbeddings = false;
-    bool bias = false;    // every linear layer has a bias
-    bool qkvBias = false; // only q, k and v have biases (Qwen2)
-    bool lmHeadBias = false;
-    int64_t maxPositions = 4096;
-    PositionKind positions = PositionKind::Rope;
-    bool parallelBlock = false; // attention and MLP read the same input (GPT-J style)
-    int64_t normsPerLayer = 2;
-    int64_t tokenTypes = 0; // BERT token-type embeddings
-    bool pooler = false;    // BERT pooler dense layer
-    Head head = Head::LanguageModel;
-    int64_t classifierLabels = 2;
-    MoeConfig moe;
-    MlaConfig mla;
-    bool oBias = false; // o_proj has a bias (gpt-oss; `bias` still means every linear)
-    QkNorm qkNorm = QkNorm::None;
-    int64_t slidingWindow = 0; // tokens a sliding-window (or chunked) layer attends to; 0: none
-    int64_t slidingLayers = 0; // how many layers use the window
-    double attentionSoftcap = 0; // Gemma 2: tanh soft-capping of the attention scores
-    double finalSoftcap = 0;     // Gemma 2: tanh soft-capping of the logits
-    bool attentionSinks = false; // gpt-oss: one learned sink logit per head
-    int64_t mtpLayers = 0; // DeepSeek-V3 multi-token prediction layers the checkpoint stores
-
-    bool isMoe() const { return moe.experts > 0; }
-    bool isMla() const { return mla.kvLoraRank > 0; }
-    // Whether layer i (from 0) routes through experts.
-    bool isMoeLayer(int64_t i) const
-    {
-        return isMoe() && i >= moe.denseLayers && (i + 1) % std::max<int64_t>(1, moe.layerStep) == 0;
-    }
-    // MoE layers among layers [from, to).
-    int64_t moeLayersIn(int64_t from, int64_t to) const
-    {
-        if (!isMoe() || to <= from)
-            return 0;
-        const int64_t step = std::max<int64_t>(1, moe.layerStep);
-        const int64_t start = std::max(from, moe.denseLayers);
-        return start >= to ? 0 : to / step - start / step;
-    }
-};
 
 struct FinetuneConfig
 {
@@ -312,6 +149,7 @@ struct TrainingConfig
     // 2024-12-18 and 2025-04-02, commits e8977b0 and bbb1b61).
     bool compileLoss = true;
     Kernels kernels = Kernels::None;
+    LinearKernels linearKernels = LinearKernels::Fla;
     TrainingLoop loop = TrainingLoop::Custom; // Unsloth always runs under Trainer (TRL)
     // Multi-token prediction modules trained beside the model (DeepSeek-V3 §2.2; Megatron
     // --mtp-num-layers): each one more layer, eh_proj and norms, and one more logits and loss.

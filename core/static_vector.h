@@ -16,7 +16,8 @@ template <typename T, std::size_t Capacity> class StaticVector
     static_assert(std::is_trivially_copyable_v<T>);
 
 public:
-    StaticVector() = default;
+    // Provided (not defaulted): `StaticVector x{}` must not zero the whole storage.
+    StaticVector() {}
     StaticVector(const StaticVector &other) { copyFrom(other); }
     StaticVector &operator=(const StaticVector &other)
     {

@@ -14,7 +14,29 @@ VRAMPLAN_ENUM_TABLE(Family, {Family::Gpt2, "gpt2"}, {Family::Bert, "bert"},
                     {Family::GptOss, "gpt_oss"}, {Family::Gemma2, "gemma2"},
                     {Family::Gemma3, "gemma3"}, {Family::Olmo2, "olmo2"},
                     {Family::Granite, "granite"}, {Family::Smollm3, "smollm3"},
-                    {Family::Glm4Moe, "glm4_moe"})
+                    {Family::Glm4Moe, "glm4_moe"}, {Family::Qwen3Next, "qwen3_next"},
+                    {Family::Qwen35, "qwen3_5"}, {Family::Qwen35Moe, "qwen3_5_moe"},
+                    {Family::NemotronH, "nemotron_h"}, {Family::GraniteHybrid, "granitemoehybrid"},
+                    {Family::Lfm2, "lfm2"}, {Family::FalconH1, "falcon_h1"},
+                    {Family::DeepseekV32, "deepseek_v32"}, {Family::GlmMoeDsa, "glm_moe_dsa"},
+                    {Family::MinimaxM2, "minimax_m2"}, {Family::Olmo3, "olmo3"},
+                    {Family::Gemma4, "gemma4"}, {Family::Qwen2Moe, "qwen2_moe"},
+                    {Family::Glm4, "glm4"}, {Family::Chatglm, "chatglm"},
+                    {Family::Internlm2, "internlm2"}, {Family::Internlm3, "internlm3"},
+                    {Family::Hunyuan, "hunyuan_v1_dense"}, {Family::HunyuanMoe, "hunyuan_v1_moe"},
+                    {Family::Ernie45, "ernie4_5"}, {Family::Ernie45Moe, "ernie4_5_moe"},
+                    {Family::Qwen25Vl, "qwen2_5_vl"}, {Family::Qwen3Vl, "qwen3_vl"},
+                    {Family::Generic, "generic"})
+VRAMPLAN_ENUM_TABLE(Mixer, {Mixer::Attention, "attention"},
+                    {Mixer::GlobalAttention, "global_attention"},
+                    {Mixer::LinearAttention, "linear_attention"}, {Mixer::Mamba, "mamba"},
+                    {Mixer::ShortConv, "short_conv"},
+                    {Mixer::AttentionAndMamba, "attention_mamba"}, {Mixer::None, "none"})
+VRAMPLAN_ENUM_TABLE(LayerMlp, {LayerMlp::Dense, "dense"}, {LayerMlp::Moe, "moe"},
+                    {LayerMlp::None, "none"})
+VRAMPLAN_ENUM_TABLE(VisionTower, {VisionTower::None, "none"},
+                    {VisionTower::Qwen25Vl, "qwen2_5_vl"}, {VisionTower::Qwen3Vl, "qwen3_vl"},
+                    {VisionTower::Gemma4, "gemma4"})
 VRAMPLAN_ENUM_TABLE(QkNorm, {QkNorm::None, "none"}, {QkNorm::Head, "head"}, {QkNorm::Full, "full"},
                     {QkNorm::L2, "l2"})
 VRAMPLAN_ENUM_TABLE(RouterScore, {RouterScore::Softmax, "softmax"},
@@ -55,6 +77,7 @@ VRAMPLAN_ENUM_TABLE(Framework, {Framework::Transformers, "transformers"},
                     {Framework::Megatron, "megatron"}, {Framework::Deepspeed, "deepspeed"},
                     {Framework::Unsloth, "unsloth"})
 VRAMPLAN_ENUM_TABLE(Kernels, {Kernels::None, "none"}, {Kernels::Liger, "liger"})
+VRAMPLAN_ENUM_TABLE(LinearKernels, {LinearKernels::Fla, "fla"}, {LinearKernels::Torch, "torch"})
 VRAMPLAN_ENUM_TABLE(TrainingLoop, {TrainingLoop::Custom, "custom"},
                     {TrainingLoop::Trainer, "trainer"})
 VRAMPLAN_ENUM_TABLE(MemoryMetric, {MemoryMetric::Allocated, "allocated"},

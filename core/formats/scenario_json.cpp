@@ -204,6 +204,38 @@ Parsed<json> jsonFromText(std::string_view text)
     }
 }
 
+Parsed<json> hfJsonFromText(std::string_view text)
+{
+    std::string clean;
+    clean.reserve(text.size());
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            clean += c;
+            if (c == '\\' && i + 1 < text.size())
+                clean += text[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"')
+            inString = true;
+        bool replaced = false;
+        for (std::string_view literal : {"-Infinity", "Infinity", "NaN"}) {
+            if (text.substr(i, literal.size()) == literal) {
+                clean += "null";
+                i += literal.size() - 1;
+                replaced = true;
+                break;
+            }
+        }
+        if (!replaced)
+            clean += c;
+    }
+    return jsonFromText(clean);
+}
+
 Parsed<Scenario> scenarioFromText(std::string_view text)
 {
     auto document = jsonFromText(text);

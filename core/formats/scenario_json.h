@@ -25,6 +25,10 @@ Parsed<Scenario> scenarioFromText(std::string_view text);
 // or a number beyond double's range is an error, nesting is bounded, and the message is one
 // short printable line.
 Parsed<nlohmann::json> jsonFromText(std::string_view text);
+// The same for a Hugging Face config.json, which Python's json module may have written with
+// the non-standard literals NaN, Infinity and -Infinity (Nemotron 3 Super's time_step_limit):
+// they read as null.
+Parsed<nlohmann::json> hfJsonFromText(std::string_view text);
 
 // Makes a message fit one terminal line: control characters become '?', and it is cut to
 // `limit` characters (the input must not be echoed whole).

@@ -74,7 +74,7 @@ std::string modelConsistency(const ModelConfig &m)
     if (m.isMla() && m.kvHeads != m.attentionHeads)
         return "model.kv_heads: multi-head latent attention has one key and value per head (" +
                std::to_string(m.attentionHeads) + "), got " + std::to_string(m.kvHeads);
-    return {};
+    return layerKindConsistency(m);
 }
 
 bool readModel(const json &document, ModelConfig &m, std::string &error)
@@ -161,6 +161,9 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
         mr.enumeration("router", m.moe.router);
         mr.number("imbalance", m.moe.imbalance, 1.0, 64.0);
         mr.number("capacity_factor", m.moe.capacityFactor, 0.0, 64.0);
+        mr.boolean("shared_expert_gate", m.moe.sharedExpertGate);
+        mr.integer("latent_size", m.moe.latentSize, 0, maxHidden);
+        mr.boolean("dense_beside_experts", m.moe.denseBesideExperts);
         mr.finish();
         if (error.empty() && m.moe.experts > 0) {
             if (m.moe.expertsPerToken == 0)
@@ -171,9 +174,14 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
                                   "), got " + std::to_string(m.moe.expertsPerToken));
         }
     }
+    readLayerKinds(r, m, error);
     r.finish();
     if (!r.ok())
         return false;
+    // Sliding-window layers named one by one count as sliding_layers.
+    if (const auto sliding = std::count(m.layerMixers.begin(), m.layerMixers.end(), 's');
+        sliding > 0)
+        m.slidingLayers = sliding;
 
     if (!explicitHeadDim) {
         if (m.hiddenSize % m.attentionHeads != 0)

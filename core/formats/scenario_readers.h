@@ -2,6 +2,7 @@
 // The bounds and the section readers that the scenario_*.cpp files share (scenario_json.cpp
 // reads a whole file with them; scenario_json.h is the public API). Internal to formats/.
 
+#include "formats/json_reader.h"
 #include "scenario.h"
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,12 @@ bool readTraining(const nlohmann::json &document, TrainingConfig &t, std::string
 bool readParallelism(const nlohmann::json &document, ParallelConfig &p, std::string &error);
 bool readGpu(const nlohmann::json &document, GpuConfig &g, std::string &error);
 bool readCalibration(const nlohmann::json &document, Calibration &c, std::string &error);
+
+// The layer-kind extension of the model section (scenario_layer_kinds.cpp): its fields read
+// into `m`, the checks between them ("" when consistent), and written back.
+bool readLayerKinds(JsonReader &r, ModelConfig &m, std::string &error);
+std::string layerKindConsistency(const ModelConfig &m);
+void writeLayerKinds(const ModelConfig &m, nlohmann::json &model);
 
 // The checks between fields that scenarioFromJson and checkScenario share.
 std::string modelConsistency(const ModelConfig &m);

@@ -38,6 +38,7 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
     r.boolean("compile", t.compile);
     r.boolean("compile_loss", t.compileLoss);
     r.enumeration("kernels", t.kernels);
+    r.enumeration("linear_kernels", t.linearKernels);
     r.enumeration("loop", t.loop);
     r.enumeration("attention", t.attention);
     r.number("dropout", t.dropout, 0.0, 0.99);

@@ -4,6 +4,7 @@
 #include "formats/scenario_json.h"
 
 #include "formats/enum_names.h"
+#include "formats/scenario_readers.h"
 #include "formats/serving_json.h"
 
 namespace vramplan {
@@ -79,6 +80,12 @@ json scenarioToJson(const Scenario &s)
             moe["imbalance"] = m.moe.imbalance;
         if (all || m.moe.capacityFactor != d.capacityFactor)
             moe["capacity_factor"] = m.moe.capacityFactor;
+        if (m.moe.sharedExpertGate)
+            moe["shared_expert_gate"] = true;
+        if (m.moe.latentSize > 0)
+            moe["latent_size"] = m.moe.latentSize;
+        if (m.moe.denseBesideExperts)
+            moe["dense_beside_experts"] = true;
     }
     if (m.isMla())
         model["mla"] = {{"q_lora_rank", m.mla.qLoraRank},
@@ -103,6 +110,7 @@ json scenarioToJson(const Scenario &s)
         model["attention_sinks"] = m.attentionSinks;
     if (m.mtpLayers > 0)
         model["mtp_layers"] = m.mtpLayers;
+    scenario_json_internal::writeLayerKinds(m, model);
     const auto &t = s.training;
     const auto &ft = t.finetune;
     const auto &p = s.parallelism;
@@ -153,6 +161,9 @@ json scenarioToJson(const Scenario &s)
         out["training"]["kernels"] = toString(t.kernels);
     if (t.loop != TrainingLoop::Custom)
         out["training"]["loop"] = toString(t.loop);
+    // Said wherever layers other than attention could read it.
+    if (t.linearKernels != LinearKernels::Fla || m.layerMixers.find_first_of("lmcp") != std::string::npos)
+        out["training"]["linear_kernels"] = toString(t.linearKernels);
     if (p.fsdpVersion > 0)
         out["parallelism"]["fsdp_version"] = p.fsdpVersion;
     if (p.fsdpFloat8AllGather)

@@ -6,6 +6,13 @@
 #include <string_view>
 
 namespace vramplan {
+
+const std::initializer_list<const char *> moreHfModelTypes = {
+    "olmo3",        "glm4",         "chatglm",          "internlm2",      "internlm3",
+    "hunyuan_v1_dense", "ernie4_5", "deepseek_v32",     "glm_moe_dsa",    "minimax_m2",
+    "qwen2_moe",    "hunyuan_v1_moe", "ernie4_5_moe",   "gemma4",         "qwen2_5_vl",
+    "qwen3_vl",     "qwen3_vl_moe"};
+
 namespace {
 
 using nlohmann::json;
@@ -48,6 +55,10 @@ std::string supportedHfModelTypes()
         out += (out.empty() ? "" : ", ") + std::string(t);
     for (const char *t : newerHfModelTypes)
         out += ", " + std::string(t);
+    for (const char *t : hybridHfModelTypes)
+        out += ", " + std::string(t);
+    for (const char *t : moreHfModelTypes)
+        out += ", " + std::string(t);
     return out;
 }
 
@@ -88,6 +99,12 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              // BertForMaskedLM builds its encoder without the pooler (add_pooling_layer=False).
              {"pooler", !namesArchitecture(config, "ForMaskedLM")},
              {"hidden_act", hfActivation(r.string("hidden_act", "gelu"))}};
+    } else if (hybridModelFields(config, type, r, m)) {
+        // Qwen3-Next, Qwen3.5, Nemotron-H, Granite 4.0-H, LFM2, Falcon-H1 (hf_config_hybrid.cpp)
+    } else if (denseModelFields(config, type, r, m) || moeModelFields(config, type, r, m, path) ||
+               multimodalModelFields(config, type, r, m)) {
+        // OLMo 3, GLM-4, ChatGLM, InternLM, Hunyuan, ERNIE, DeepSeek-V3.2, GLM-5, MiniMax-M2,
+        // Qwen2-MoE, Gemma 4, Qwen2.5-VL, Qwen3-VL
     } else if (newerModelFields(config, type, r, m, path)) {
         // Qwen3, DeepSeek, Llama 4, gpt-oss, Gemma 2/3, OLMo 2, ... (hf_config_llama_like.cpp)
     } else if (type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2" ||

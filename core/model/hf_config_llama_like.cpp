@@ -17,7 +17,7 @@ using nlohmann::json;
 
 // Attention and the dense MLP, as the Llama-style types write them (hf_reader.h).
 json llamaLikeFields(HfReader &r, const std::string &family, bool tiedByDefault,
-                     int64_t headDimDefault)
+                     int64_t headDimDefault, int64_t ffnDefault)
 {
     const int64_t heads = r.integer({"num_attention_heads"});
     json m = {{"family", family},
@@ -25,7 +25,7 @@ json llamaLikeFields(HfReader &r, const std::string &family, bool tiedByDefault,
               {"hidden_size", r.integer({"hidden_size"})},
               {"attention_heads", heads},
               {"kv_heads", r.integer({"num_key_value_heads"}, heads)},
-              {"ffn_hidden_size", r.integer({"intermediate_size"})},
+              {"ffn_hidden_size", r.integer({"intermediate_size"}, ffnDefault)},
               {"vocab_size", r.integer({"vocab_size"})},
               {"max_positions", r.integer({"max_position_embeddings"}, 4096)},
               {"tied_embeddings", r.boolean("tie_word_embeddings", tiedByDefault)},
@@ -36,8 +36,6 @@ json llamaLikeFields(HfReader &r, const std::string &family, bool tiedByDefault,
         m["head_dim"] = headDimDefault;
     return m;
 }
-
-namespace {
 
 // Sliding-window layers: from layer_types (transformers >= 4.53) where given, else from the
 // type's fixed pattern: every `period`-th layer (1-based) is a full-attention layer.
@@ -105,6 +103,8 @@ json mlaFields(HfReader &r)
             {"v_head_dim", r.integer({"v_head_dim"}, 128)}};
 }
 
+namespace {
+
 // Llama 4's text model (Llama4TextConfig), alone or inside the multimodal config.
 json llama4Fields(HfReader &r)
 {
@@ -159,24 +159,6 @@ json gemma3Fields(HfReader &r)
         m["attention_softcap"] = cap;
     readSlidingLayers(r, m, layers, r.integer({"sliding_window_pattern"}, 6),
                       r.integer({"sliding_window"}, 4096, 0));
-    return m;
-}
-
-// A nested text model config (Llama 4, Gemma 3): read with its own path in messages.
-template <typename Read> json nested(HfReader &outer, const char *key, Read read)
-{
-    const json &config = outer.config();
-    const auto it = config.find(key);
-    if (it == config.end() || !it->is_object()) {
-        outer.fail(key, it == config.end() ? "is missing (the text model's config)"
-                                           : "must be an object, got " + describeJson(*it));
-        return json::object();
-    }
-    const std::string path = outer.path() + "." + key;
-    HfReader inner(*it, path);
-    json m = read(inner);
-    if (!inner.ok())
-        outer.failWith(inner.error());
     return m;
 }
 
@@ -299,6 +281,14 @@ std::string hfLeftOut(const json &config)
 {
     if (!config.is_object() || !config.contains("vision_config"))
         return {};
+    // The towers vramplan counts (model.vision): Qwen2.5-VL, Qwen3-VL, Qwen3.5, Gemma 4.
+    const std::string type = config.value("model_type", json("")).is_string()
+                                 ? config.value("model_type", std::string())
+                                 : std::string();
+    for (const char *counted : {"qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe",
+                                "gemma4"})
+        if (type == counted)
+            return {};
     return "the vision tower and the multimodal projector (vision_config): vramplan counts and "
            "plans the language model (text_config) only";
 }

@@ -112,9 +112,43 @@ private:
 std::string hfActivation(const std::string &act);
 
 // The fields of a Llama-style config (attention, dense MLP, vocabulary, head_dim where given or
-// `headDimDefault` > 0), shared by Llama, Mistral, Qwen2/3, Gemma 1-3, OLMo 2, ... .
+// `headDimDefault` > 0), shared by Llama, Mistral, Qwen2/3, Gemma 1-3, OLMo 2, ... ;
+// intermediate_size is required unless `ffnDefault` > 0.
 nlohmann::json llamaLikeFields(HfReader &r, const std::string &family, bool tiedByDefault,
-                               int64_t headDimDefault = -1);
+                               int64_t headDimDefault = -1, int64_t ffnDefault = -1);
+
+// Helpers of the type readers (hf_config_llama_like.cpp).
+// Sliding-window layers: from layer_types where given, else every `period`-th layer (1-based) is
+// a full-attention layer.
+void readSlidingLayers(HfReader &r, nlohmann::json &m, int64_t layers, int64_t period,
+                       int64_t window);
+// The routed-expert keys shared by DeepSeek-V2/V3, Kimi-K2, GLM-4.5 and their successors.
+nlohmann::json deepseekStyleMoe(HfReader &r, int64_t layers);
+void checkExperts(HfReader &r, const nlohmann::json &moe, const char *topKKey,
+                  const char *expertsKey);
+// Multi-head latent attention's keys.
+nlohmann::json mlaFields(HfReader &r);
+
+// A nested config (the text model of Llama 4, Gemma 3, Qwen3.5, ...; a vision tower): read
+// with its own path in messages.
+template <typename Read>
+nlohmann::json nested(HfReader &outer, const char *key, Read read)
+{
+    const nlohmann::json &config = outer.config();
+    const auto it = config.find(key);
+    if (it == config.end() || !it->is_object()) {
+        outer.fail(key, it == config.end() ? "is missing (the text model's config)"
+                                           : "must be an object, got " + describeJson(*it));
+        return nlohmann::json::object();
+    }
+    const std::string path = outer.path() + "." + key;
+    HfReader inner(*it, path);
+    nlohmann::json m = read(inner);
+    if (!inner.ok())
+        outer.failWith(inner.error());
+    return m;
+}
+
 
 // The 2024-2026 model types (hf_config_llama_like.cpp): fills `m` for `type` and returns true, or
 // returns false when the type is not one of them. Errors go to `r`.
@@ -122,5 +156,24 @@ bool newerModelFields(const nlohmann::json &config, const std::string &type, HfR
                       nlohmann::json &m, const std::string &path);
 // Their model_type names, for the list of supported types.
 extern const std::initializer_list<const char *> newerHfModelTypes;
+
+// The hybrid model types (hf_config_hybrid.cpp): Qwen3-Next, Qwen3.5, Nemotron-H, Granite 4.0-H,
+// LFM2, Falcon-H1. Fills `m` for `type` and returns true, or returns false for another type.
+bool hybridModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,
+                       nlohmann::json &m);
+extern const std::initializer_list<const char *> hybridHfModelTypes;
+// Qwen3-VL's vision tower (also Qwen3.5's): vision_config into model.vision fields.
+nlohmann::json qwen3VisionTower(HfReader &r);
+
+// The other model types of 2025-2026 and the community's older ones, each file a group:
+// dense attention models (hf_config_dense_types.cpp), mixtures of experts and DeepSeek sparse
+// attention (hf_config_moe_types.cpp), vision-language models (hf_config_multimodal.cpp).
+bool denseModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,
+                      nlohmann::json &m);
+bool moeModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,
+                    nlohmann::json &m, const std::string &path);
+bool multimodalModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,
+                           nlohmann::json &m);
+extern const std::initializer_list<const char *> moreHfModelTypes;
 
 } // namespace vramplan

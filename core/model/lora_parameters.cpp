@@ -83,18 +83,33 @@ bool fusedQkvLoraTarget(const FinetuneConfig &finetune)
 int64_t loraParametersPerLayer(const ModelConfig &m, const FinetuneConfig &finetune,
                                LayerKind kind)
 {
+    const LayerMlp mlp = kind == LayerKind::Moe ? LayerMlp::Moe : LayerMlp::Dense;
+    return loraParametersPerLayer(m, finetune, LayerSpec{Mixer::Attention, mlp});
+}
+
+int64_t loraParametersPerLayer(const ModelConfig &m, const FinetuneConfig &finetune,
+                               LayerSpec spec)
+{
     int64_t total = 0;
-    for (const auto &t : layerWeights(m, kind))
+    for (const auto &t : layerWeights(m, spec))
         if (t.isMatrix() && isLoraTarget(finetune, t.loraName))
             total += finetune.loraRank * (t.rows + t.cols) * t.copies;
     // A fused q/k/v adapter has one A (r x h) for the three outputs: two fewer r x h matrices.
-    if (fusedQkvLoraTarget(finetune) && !m.isMla())
+    const bool attention = spec.mixer == Mixer::Attention || spec.mixer == Mixer::GlobalAttention ||
+                           spec.mixer == Mixer::AttentionAndMamba;
+    if (fusedQkvLoraTarget(finetune) && !m.isMla() && attention)
         total -= 2 * finetune.loraRank * m.hiddenSize;
     return total;
 }
 
 int64_t loraParameters(const ModelConfig &m, const FinetuneConfig &finetune)
 {
+    if (m.hasLayerPlan()) {
+        int64_t total = 0;
+        for (const auto &kind : layerKindsIn(m, 0, m.layers))
+            total += loraParametersPerLayer(m, finetune, kind.spec) * kind.layers;
+        return total;
+    }
     const ParameterCounts c = countParameters(m);
     const int64_t moe = m.isMoe() ? c.moeLayers : 0;
     return loraParametersPerLayer(m, finetune, LayerKind::Moe) * moe +

@@ -1,97 +1,10 @@
 #include "model/model_weights.h"
 
+#include "model/weight_builders.h"
+
 #include <algorithm>
 
 namespace vramplan {
-namespace {
-
-int64_t normWidth(const ModelConfig &m)
-{
-    // LayerNorm has a weight and a bias; RMSNorm a weight only.
-    return m.norm == NormType::LayerNorm ? 2 : 1;
-}
-
-struct LinearNames
-{
-    std::string_view weight, bias, lora;
-};
-
-void addLinear(WeightList &out, LinearNames names, int64_t in, int64_t outF, bool withBias,
-               WeightPlace place, int64_t copies = 1)
-{
-    out.push_back({names.weight, names.lora, place, outF, in, copies, true, true});
-    if (withBias)
-        out.push_back({names.bias, {}, place, outF, 1, copies, true, false});
-}
-
-// An MLP of width `ffn`: gate (gated types), up and down, under the given module names.
-struct MlpNames
-{
-    LinearNames gate, up, down;
-};
-constexpr MlpNames denseMlp = {{"mlp.gate_proj.weight", "mlp.gate_proj.bias", "gate_proj"},
-                               {"mlp.up_proj.weight", "mlp.up_proj.bias", "up_proj"},
-                               {"mlp.down_proj.weight", "mlp.down_proj.bias", "down_proj"}};
-constexpr MlpNames sharedMlp = {
-    {"shared_experts.gate_proj.weight", "shared_experts.gate_proj.bias", "gate_proj"},
-    {"shared_experts.up_proj.weight", "shared_experts.up_proj.bias", "up_proj"},
-    {"shared_experts.down_proj.weight", "shared_experts.down_proj.bias", "down_proj"}};
-constexpr MlpNames expertMlp = {
-    {"experts.gate_proj.weight", "experts.gate_proj.bias", "gate_proj"},
-    {"experts.up_proj.weight", "experts.up_proj.bias", "up_proj"},
-    {"experts.down_proj.weight", "experts.down_proj.bias", "down_proj"}};
-// Experts stored as 3-D parameters (gpt-oss GptOssExperts, Llama 4 Llama4TextExperts): no
-// nn.Linear, so no PEFT target name adapts them.
-constexpr MlpNames fusedExpertMlp = {
-    {"experts.gate_up_proj (gate half)", "experts.gate_up_proj_bias (gate half)", {}},
-    {"experts.gate_up_proj (up half)", "experts.gate_up_proj_bias (up half)", {}},
-    {"experts.down_proj", "experts.down_proj_bias", {}}};
-
-void addMlp(WeightList &out, const ModelConfig &m, int64_t ffn, WeightPlace place, int64_t copies,
-            const MlpNames &names, bool withBias)
-{
-    const int64_t h = m.hiddenSize;
-    if (m.ffnType != FfnType::Gelu)
-        addLinear(out, names.gate, h, ffn, withBias, place, copies);
-    addLinear(out, names.up, h, ffn, withBias, place, copies);
-    addLinear(out, names.down, ffn, h, withBias, place, copies);
-}
-
-// Multi-head latent attention as transformers' DeepseekV3Attention builds it: q through
-// q_a_proj (h -> q_lora_rank), q_a_layernorm and q_b_proj (-> heads * (nope + rope)), or one
-// q_proj; kv_a_proj_with_mqa (h -> kv_lora_rank + rope), kv_a_layernorm, kv_b_proj
-// (kv_lora_rank -> heads * (nope + v)); o_proj (heads * v -> h). The down-projections are
-// replicated across tensor-parallel ranks (Megatron's MLA: linear_q_down_proj and
-// linear_kv_down_proj are not split).
-void addMlaAttention(WeightList &out, const ModelConfig &m)
-{
-    const int64_t h = m.hiddenSize;
-    const int64_t a = m.attentionHeads;
-    const auto &mla = m.mla;
-    const bool inBias = m.bias || m.qkvBias;
-    constexpr auto L = WeightPlace::Layer;
-    if (mla.qLoraRank > 0) {
-        out.push_back({"q_a_proj.weight", "q_a_proj", L, mla.qLoraRank, h, 1, false, true});
-        if (inBias)
-            out.push_back({"q_a_proj.bias", {}, L, mla.qLoraRank, 1, 1, false, false});
-        out.push_back({"q_a_layernorm.weight", {}, L, mla.qLoraRank, 1, 1, false, false});
-        addLinear(out, {"q_b_proj.weight", {}, "q_b_proj"}, mla.qLoraRank, a * mla.qkHeadDim(),
-                  false, L);
-    } else {
-        addLinear(out, {"q_proj.weight", {}, "q_proj"}, h, a * mla.qkHeadDim(), false, L);
-    }
-    const int64_t kvA = mla.kvLoraRank + mla.qkRopeHeadDim;
-    out.push_back({"kv_a_proj_with_mqa.weight", "kv_a_proj_with_mqa", L, kvA, h, 1, false, true});
-    if (inBias)
-        out.push_back({"kv_a_proj_with_mqa.bias", {}, L, kvA, 1, 1, false, false});
-    out.push_back({"kv_a_layernorm.weight", {}, L, mla.kvLoraRank, 1, 1, false, false});
-    addLinear(out, {"kv_b_proj.weight", {}, "kv_b_proj"}, mla.kvLoraRank,
-              a * (mla.qkNopeHeadDim + mla.vHeadDim), false, L);
-    addLinear(out, {"o_proj.weight", "o_proj.bias", "o_proj"}, a * mla.vHeadDim, h,
-              m.bias || m.oBias, L);
-}
-
-} // namespace
 
 WeightList layerWeights(const ModelConfig &m)
 {
@@ -100,64 +13,43 @@ WeightList layerWeights(const ModelConfig &m)
 
 WeightList layerWeights(const ModelConfig &m, LayerKind kind)
 {
+    return layerWeights(m, LayerSpec{Mixer::Attention,
+                                     kind == LayerKind::Moe ? LayerMlp::Moe : LayerMlp::Dense});
+}
+
+WeightList layerWeights(const ModelConfig &m, LayerSpec spec)
+{
     WeightList out;
     const int64_t h = m.hiddenSize;
-    const int64_t qWidth = m.attentionHeads * m.headDim;
-    const int64_t kvWidth = m.kvHeads * m.headDim;
-    const bool qkvBias = m.bias || m.qkvBias;
-
     static constexpr std::string_view normNames[] = {"norm1.weight", "norm2.weight", "norm3.weight",
                                                      "norm4.weight"};
     for (int64_t i = 0; i < std::min<int64_t>(m.normsPerLayer, 4); ++i)
         out.push_back({normNames[i], {}, WeightPlace::Layer, h, normWidth(m), 1, false, false});
-    if (m.isMla()) {
-        addMlaAttention(out, m);
-    } else {
-        addLinear(out, {"q_proj.weight", "q_proj.bias", "q_proj"}, h, qWidth, qkvBias,
-                  WeightPlace::Layer);
-        addLinear(out, {"k_proj.weight", "k_proj.bias", "k_proj"}, h, kvWidth, qkvBias,
-                  WeightPlace::Layer);
-        addLinear(out, {"v_proj.weight", "v_proj.bias", "v_proj"}, h, kvWidth, qkvBias,
-                  WeightPlace::Layer);
-        addLinear(out, {"o_proj.weight", "o_proj.bias", "o_proj"}, qWidth, h, m.bias || m.oBias,
-                  WeightPlace::Layer);
+    switch (spec.mixer) {
+    case Mixer::Attention:
+    case Mixer::GlobalAttention:
+        addAttentionWeights(out, m, spec.mixer);
+        break;
+    case Mixer::LinearAttention:
+        addLinearAttentionWeights(out, m);
+        break;
+    case Mixer::Mamba:
+        addMambaWeights(out, m);
+        break;
+    case Mixer::ShortConv:
+        addShortConvWeights(out, m);
+        break;
+    case Mixer::AttentionAndMamba: // Falcon-H1: both in every layer, side by side
+        addAttentionWeights(out, m, Mixer::Attention);
+        addMambaWeights(out, m);
+        break;
+    case Mixer::None:
+        break;
     }
-    // q/k norms: an RMSNorm weight of head_dim shared by every head (Qwen3, Gemma 3), or over
-    // the whole projection (OLMo 2, split with the heads under tensor parallelism); Llama 4's
-    // L2 norm has no weight.
-    if (m.qkNorm == QkNorm::Head && !m.isMla()) {
-        out.push_back({"q_norm.weight", {}, WeightPlace::Layer, m.headDim, 1, 1, false, false});
-        out.push_back({"k_norm.weight", {}, WeightPlace::Layer, m.headDim, 1, 1, false, false});
-    } else if (m.qkNorm == QkNorm::Full && !m.isMla()) {
-        out.push_back({"q_norm.weight", {}, WeightPlace::Layer, qWidth, 1, 1, true, false});
-        out.push_back({"k_norm.weight", {}, WeightPlace::Layer, kvWidth, 1, 1, true, false});
-    }
-    if (m.attentionSinks) // gpt-oss: nn.Parameter(num_attention_heads), split with the heads
-        out.push_back({"sinks", {}, WeightPlace::Layer, m.attentionHeads, 1, 1, true, false});
-
-    if (m.isMoe() && kind == LayerKind::Moe) {
-        // The router is a linear h -> experts (with a bias in gpt-oss), never quantised or
-        // split; DeepSeek-V3's e_score_correction_bias is a buffer (checkpointExtras).
-        out.push_back({"router.weight", {}, WeightPlace::Layer, m.moe.experts, h, 1, false, false});
-        if (m.moe.routerBias)
-            out.push_back(
-                {"router.bias", {}, WeightPlace::Layer, m.moe.experts, 1, 1, false, false});
-        const int64_t ffn =
-            m.moe.expertFfnHiddenSize > 0 ? m.moe.expertFfnHiddenSize : m.ffnHiddenSize;
-        const bool fused = m.family == Family::GptOss || m.family == Family::Llama4;
-        addMlp(out, m, ffn, WeightPlace::Expert, m.moe.experts, fused ? fusedExpertMlp : expertMlp,
-               m.bias || m.moe.expertBias);
-        if (m.moe.sharedExperts > 0) {
-            // The shared experts are one MLP of shared_experts times the width
-            // (DeepseekV3MoE: intermediate_size = moe_intermediate_size * n_shared_experts).
-            const int64_t sharedFfn =
-                m.moe.sharedExpertFfnHiddenSize > 0 ? m.moe.sharedExpertFfnHiddenSize : ffn;
-            addMlp(out, m, sharedFfn * m.moe.sharedExperts, WeightPlace::Layer, 1, sharedMlp,
-                   m.bias);
-        }
-    } else {
+    if (spec.mlp == LayerMlp::Moe && m.isMoe())
+        addMoeWeights(out, m);
+    else if (spec.mlp != LayerMlp::None)
         addMlp(out, m, m.ffnHiddenSize, WeightPlace::Layer, 1, denseMlp, m.bias);
-    }
     return out;
 }
 
@@ -232,9 +124,79 @@ WeightList globalWeights(const ModelConfig &m)
     return out;
 }
 
+LayerKinds layerKindsIn(const ModelConfig &m, int64_t from, int64_t to)
+{
+    LayerKinds kinds;
+    for (int64_t i = std::max<int64_t>(0, from); i < std::min(to, m.layers); ++i) {
+        const LayerSpec spec = m.layerSpec(i);
+        auto it = std::find_if(kinds.begin(), kinds.end(),
+                               [&](const LayerKindCount &k) { return k.spec == spec; });
+        if (it != kinds.end())
+            ++it->layers;
+        else
+            kinds.push_back({spec, 1, 0}); // past 8 kinds: dropped() says so
+
+    }
+    return kinds;
+}
+
+namespace {
+
+// Every parameter of `list`, and those one token passes through (top-k of the experts).
+void tally(const ModelConfig &m, const WeightList &list, int64_t &all, int64_t &active)
+{
+    for (const auto &t : list) {
+        all += t.elements();
+        active += t.place == WeightPlace::Expert
+                      ? t.rows * t.cols * std::min(m.moe.expertsPerToken, t.copies)
+                      : t.elements();
+    }
+}
+
+int64_t visionParameters(const ModelConfig &m)
+{
+    int64_t all = 0, active = 0;
+    tally(m, visionWeights(m), all, active);
+    return all;
+}
+
+} // namespace
+
 ParameterCounts countParameters(const ModelConfig &m)
 {
-    return countParameters(m, layerWeights(m), layerWeights(m, LayerKind::Dense), globalWeights(m));
+    const WeightList globals = globalWeights(m);
+    ParameterCounts c;
+    if (!m.hasLayerPlan()) {
+        c = countParameters(m, layerWeights(m), layerWeights(m, LayerKind::Dense), globals);
+    } else {
+        // Hybrid layers: each kind's tensors once, times its layers. perLayer holds the largest
+        // kind (what one gathered layer costs), moeLayers the layers with routed experts.
+        c = countParameters(m, WeightList{}, WeightList{}, globals);
+        c.layers = c.perLayer = c.moeLayers = 0;
+        int64_t activeLayers = 0;
+        for (const auto &kind : layerKindsIn(m, 0, m.layers)) {
+            int64_t all = 0, active = 0;
+            tally(m, layerWeights(m, kind.spec), all, active);
+            c.layers += all * kind.layers;
+            activeLayers += active * kind.layers;
+            c.perLayer = std::max(c.perLayer, all);
+            if (kind.spec.mlp == LayerMlp::Moe)
+                c.moeLayers += kind.layers;
+        }
+        c.perDenseLayer = 0;
+        c.denseLayers = m.layers - c.moeLayers;
+        c.total = c.embedding + c.layers + c.finalNorm + c.outputHead;
+        c.activePerToken = c.embedding + activeLayers + c.finalNorm + c.outputHead;
+    }
+    c.kinds = layerKindsIn(m, 0, m.layers);
+    for (auto &kind : c.kinds) {
+        int64_t all = 0, active = 0;
+        tally(m, layerWeights(m, kind.spec), all, active);
+        kind.perLayer = all;
+    }
+    c.vision = visionParameters(m);
+    c.total += c.vision;
+    return c;
 }
 
 ParameterCounts countParameters(const ModelConfig &m, const WeightList &layer,
@@ -283,28 +245,46 @@ ParameterCounts countParameters(const ModelConfig &m, const WeightList &layer,
 CheckpointExtras checkpointExtras(const ModelConfig &m, int64_t fp8BlockSize)
 {
     CheckpointExtras x;
-    const WeightList moeLayer = layerWeights(m);
-    const WeightList denseLayer = layerWeights(m, LayerKind::Dense);
-    const ParameterCounts counts = countParameters(m, moeLayer, denseLayer, globalWeights(m));
+    const int64_t h = m.hiddenSize;
+    const auto elements = [](const WeightList &list) {
+        int64_t n = 0;
+        for (const auto &t : list)
+            n += t.elements();
+        return n;
+    };
+    // The multi-token prediction layer is of the last layer's kind (DeepSeek-V3 §2.2); in the
+    // hybrids a full-attention layer with the model's MLP (vLLM Qwen3NextMultiTokenPredictor).
+    const LayerSpec mtpSpec =
+        m.hasLayerPlan() ? LayerSpec{Mixer::Attention, m.isMoe() ? LayerMlp::Moe : LayerMlp::Dense}
+                         : m.layerSpec(m.layers - 1);
+    const WeightList mtpLayer = layerWeights(m, mtpSpec);
+    const bool mtpIsMoe = mtpSpec.mlp == LayerMlp::Moe && m.isMoe();
+    const LayerKinds kinds = layerKindsIn(m, 0, m.layers);
+    int64_t moeLayers = 0;
+    for (const auto &k : kinds)
+        if (k.spec.mlp == LayerMlp::Moe && m.isMoe())
+            moeLayers += k.layers;
     const int64_t bufferPerMoeLayer =
         m.isMoe() && m.moe.scoreCorrectionBias ? m.moe.experts : 0;
-    const bool lastIsMoe = m.isMoeLayer(m.layers - 1);
     // The MTP layers' router buffers count with the buffers (as the published tensor lists do).
-    x.buffers = bufferPerMoeLayer * (counts.moeLayers + (lastIsMoe ? m.mtpLayers : 0));
+    x.buffers = bufferPerMoeLayer * (moeLayers + (mtpIsMoe ? m.mtpLayers : 0));
     if (m.mtpLayers > 0) {
-        // DeepSeek-V3 §2.2: each MTP module is one more decoder layer (of the last layer's
-        // kind) with enorm and hnorm (h each), eh_proj (2h -> h), shared_head.norm (h); the
-        // published checkpoint stores its own copy of the embedding and of the output head
-        // (model.layers.61.embed_tokens / shared_head.head).
-        const int64_t h = m.hiddenSize;
-        const int64_t mtpLayer = (lastIsMoe ? counts.perLayer : counts.perDenseLayer) + 3 * h +
-                            2 * h * h + 2 * m.vocabSize * h;
-        x.mtp = m.mtpLayers * mtpLayer;
+        // Each MTP module is one more decoder layer with enorm and hnorm (h each), eh_proj
+        // (2h -> h) and a final norm (h). DeepSeek's published checkpoints (and GLM-4.5's) also
+        // store their own copy of the embedding and of the output head
+        // (model.layers.61.embed_tokens / shared_head.head); GLM-5's and Qwen's share them.
+        const bool ownEmbedding = m.family == Family::DeepseekV2 ||
+                                  m.family == Family::DeepseekV3 || m.family == Family::Glm4Moe ||
+                                  m.family == Family::DeepseekV32;
+        x.mtp = m.mtpLayers * (elements(mtpLayer) + 3 * h + 2 * h * h +
+                               (ownEmbedding ? 2 * m.vocabSize * h : 0));
     }
     if (fp8BlockSize > 0) {
         // One fp32 weight_scale_inv per block of every fp8 linear in the layers (embeddings,
         // head, norms and router stay in bf16) (DeepSeek-V3 §3.3.2, 128 x 128 blocks).
-        const auto blocks = [fp8BlockSize](int64_t n) { return (n + fp8BlockSize - 1) / fp8BlockSize; };
+        const auto blocks = [fp8BlockSize](int64_t n) {
+            return (n + fp8BlockSize - 1) / fp8BlockSize;
+        };
         const auto scales = [&](const WeightList &list) {
             int64_t n = 0;
             for (const auto &t : list)
@@ -312,12 +292,11 @@ CheckpointExtras checkpointExtras(const ModelConfig &m, int64_t fp8BlockSize)
                     n += blocks(t.rows) * blocks(t.cols) * t.copies;
             return n;
         };
-        const int64_t moeScales = m.isMoe() ? scales(moeLayer) : 0;
-        const int64_t denseScales = scales(denseLayer);
-        x.fp8Scales = moeScales * counts.moeLayers + denseScales * counts.denseLayers;
+        for (const auto &k : kinds)
+            x.fp8Scales += scales(layerWeights(m, k.spec)) * k.layers;
         // The MTP layer's decoder layer is fp8 too; its eh_proj stays bf16 (the published
         // DeepSeek-V3 tensor list has no scale for it).
-        x.fp8Scales += m.mtpLayers * (lastIsMoe ? moeScales : denseScales);
+        x.fp8Scales += m.mtpLayers * scales(mtpLayer);
     }
     return x;
 }

@@ -23,7 +23,8 @@ enum class WeightPlace
     Expert,
     FinalNorm,
     OutputHead,
-    Pooler
+    Pooler,
+    Vision // the vision tower and projector of a vision-language model
 };
 
 struct WeightTensor
@@ -41,6 +42,15 @@ struct WeightTensor
     bool isMatrix() const { return cols > 1; }
 };
 
+// One kind of layer and how many layers of it a model (or a stage) has.
+struct LayerKindCount
+{
+    LayerSpec spec;
+    int64_t layers = 0;
+    int64_t perLayer = 0; // parameters of one such layer
+};
+using LayerKinds = StaticVector<LayerKindCount, 8>;
+
 struct ParameterCounts
 {
     int64_t total = 0;
@@ -53,6 +63,8 @@ struct ParameterCounts
     int64_t finalNorm = 0;
     int64_t outputHead = 0;     // untied LM head (and its bias), pooler, classifier
     int64_t activePerToken = 0; // MoE: parameters one token passes through
+    int64_t vision = 0;         // the vision tower and projector (in the total)
+    LayerKinds kinds;           // every kind of layer, in the order of its first layer
 };
 
 // Tensors a published checkpoint stores that the transformers model does not build as
@@ -76,6 +88,12 @@ enum class LayerKind
 
 // The tensors of one transformer layer of the given kind.
 WeightList layerWeights(const ModelConfig &model, LayerKind kind);
+WeightList layerWeights(const ModelConfig &model, LayerSpec spec);
+// The kinds of layers [from, to) and how many of each, in the order of their first layer (at
+// most 8 kinds; a model with more is refused by the scenario parser).
+LayerKinds layerKindsIn(const ModelConfig &model, int64_t from, int64_t to);
+// The vision tower and projector (empty without one).
+WeightList visionWeights(const ModelConfig &model);
 // The tensors of one layer of the model's main kind (the MoE layer of a MoE model).
 WeightList layerWeights(const ModelConfig &model);
 // Embeddings, final norm and heads.
@@ -95,6 +113,8 @@ CheckpointExtras checkpointExtras(const ModelConfig &model, int64_t fp8BlockSize
 // layer (Hu et al. 2021, §4; PEFT's LoraLayer creates lora_A: in->r and lora_B: r->out).
 int64_t loraParametersPerLayer(const ModelConfig &model, const FinetuneConfig &finetune,
                                LayerKind kind);
+int64_t loraParametersPerLayer(const ModelConfig &model, const FinetuneConfig &finetune,
+                               LayerSpec spec);
 // Adapter parameters of the whole model (every layer of each kind).
 int64_t loraParameters(const ModelConfig &model, const FinetuneConfig &finetune);
 // Whether a linear layer named like PEFT's target module is adapted ("all-linear" takes all).

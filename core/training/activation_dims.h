@@ -24,6 +24,20 @@ struct Dims
     double c, normIn; // activation bytes; bytes of what a norm saves of its input
 };
 
+// Whether the family's blocks have residual dropout modules (activations.cpp).
+bool hasResidualDropout(Family f);
+// One layer's inventory in two parts (layer_inventory.cpp): the mixer part (the first norm,
+// attention or another mixer) or the MLP part (the second norm and the MLP) of a layer of the
+// kind, filled into `inv` in place; and the source its items name.
+enum class LayerPart
+{
+    Mixer,
+    Mlp
+};
+void layerInventory(const StageContext &c, const Dims &d, LayerSpec spec, LayerPart part,
+                    Inventory &inv);
+std::string_view mixerSource(Mixer mixer);
+
 // Whether a linear layer keeps its input for backward (activations.cpp).
 bool linearSavesInput(const StageContext &c, std::string_view loraName);
 // A LoRA adapter's saved tensors on the linear `target` of input width `inWidth`, for
@@ -64,6 +78,13 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv);
 bool sdpaMathPath(const StageContext &c);
 // Whether transformers hands SDPA grouped K/V heads (enable_gqa).
 bool sdpaWithGroupedHeads(const StageContext &c);
+
+// The mixers of hybrid models (mixer_activations.cpp): Gated DeltaNet, Mamba2, LFM2's short
+// convolution, after the layer's norm; and the torch Mamba2 scan's largest transient.
+void addLinearAttention(const StageContext &c, const Dims &d, Inventory &inv);
+void addMamba(const StageContext &c, const Dims &d, Inventory &inv);
+void addShortConv(const StageContext &c, const Dims &d, Inventory &inv);
+double mambaTorchTransientBytes(const StageContext &c, const Dims &d);
 
 // The MLP (mlp_activations.cpp).
 // The MLP sublayer of a layer of the given kind after its norm: a dense MLP, or a MoE layer's

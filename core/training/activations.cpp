@@ -1,8 +1,8 @@
 // Activations as an inventory of the tensors one layer saves for backward, and the working set
 // of backward (SPEC §2, "activations"): here the parts of a layer put together, the stage's
 // layers under recomputation, and what a linear layer or LoRA adapter keeps; the parts are
-// counted in norm_activations.cpp, attention_activations.cpp and mlp_activations.cpp, logits and
-// loss in logits_loss.cpp.
+// built in layer_inventory.cpp from norm_activations.cpp, attention_activations.cpp,
+// mixer_activations.cpp and mlp_activations.cpp; logits and loss in logits_loss.cpp.
 //
 // Base inventory: Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
 // Transformer Models", §4.1 and Table 2: per layer 34sbh + 5as^2b bytes for a GPT layer in
@@ -13,8 +13,9 @@
 #include "training/activation_dims.h"
 #include "training/stage_context.h"
 
+#include <algorithm>
+
 namespace vramplan {
-namespace {
 
 bool hasResidualDropout(Family f)
 {
@@ -22,8 +23,6 @@ bool hasResidualDropout(Family f)
     return f == Family::Gpt2 || f == Family::Bert || f == Family::Phi || f == Family::GptNeox ||
            f == Family::Falcon;
 }
-
-} // namespace
 
 // Whether a linear layer keeps its input for backward: it needs it for its own weight's
 // gradient, for a LoRA adapter without dropout, or because bitsandbytes' 4-bit matmul saves it
@@ -61,73 +60,6 @@ void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_v
                    d.tokens * perToken * double(c.t.finetune.loraRank) * d.c / d.tp});
 }
 
-namespace {
-
-// The part of one layer's inventory that layers of both kinds share (its first norm, attention
-// and what follows it), or the part of the given kind (its second norm and MLP).
-enum class LayerPart
-{
-    Attention,
-    Mlp
-};
-
-Inventory layerInventory(const StageContext &c, const Dims &d, LayerKind kind, LayerPart part)
-{
-    Inventory inv;
-    const bool dropoutMasks = c.t.dropout > 0 && hasResidualDropout(c.m.family);
-    const bool attnInputSaved =
-        c.m.isMla() ? linearSavesInput(c, c.m.mla.qLoraRank > 0 ? "q_a_proj" : "q_proj") ||
-                          linearSavesInput(c, "kv_a_proj_with_mqa")
-                    : linearSavesInput(c, "q_proj") || linearSavesInput(c, "k_proj") ||
-                          linearSavesInput(c, "v_proj");
-    const double attnReaders = c.m.isMla() ? 2.0 : normReaders(c, true);
-    // In a MoE layer the router (trainable in a full fine-tune) and the shared experts read the
-    // norm output; the routed experts read gathered copies of it.
-    const bool moeLayer = kind == LayerKind::Moe && c.m.isMoe();
-    const bool sharedReads = moeLayer && c.m.moe.sharedExperts > 0 &&
-                             (linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj"));
-    const bool mlpInputSaved =
-        moeLayer ? c.full || sharedReads
-                 : linearSavesInput(c, "up_proj") || linearSavesInput(c, "gate_proj");
-    const double mlpReaders =
-        moeLayer ? (c.full ? 1.0 : 0.0) + (sharedReads ? normReaders(c, false) : 0.0)
-                 : normReaders(c, false);
-    const bool sharedNorm = c.m.parallelBlock && c.m.normsPerLayer < 2;
-    // OLMo 2 has no norms before its sublayers, only after them (modeling_olmo2.py); Gemma 2
-    // and 3 have both (four per layer).
-    const bool preNorms = c.m.family != Family::Olmo2;
-    const bool postNorms = c.m.family == Family::Olmo2 ||
-                           (c.m.normsPerLayer == 4 && (c.m.family == Family::Gemma2 ||
-                                                       c.m.family == Family::Gemma3));
-
-    if (part == LayerPart::Attention) {
-        if (!preNorms)
-            addUnnormedInput(c, d, inv, attnInputSaved, attnReaders);
-        else if (c.m.normsPerLayer > 0)
-            addNorm(c, d, inv, attnInputSaved || (sharedNorm && mlpInputSaved),
-                    (attnInputSaved ? attnReaders : 0.0) +
-                        (sharedNorm && mlpInputSaved ? mlpReaders : 0.0));
-        addAttention(c, d, inv);
-        if (postNorms)
-            addPostNorm(c, d, inv);
-        if (dropoutMasks)
-            inv.push_back(
-                {"attention residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
-        return inv;
-    }
-    if (!preNorms)
-        addUnnormedInput(c, d, inv, mlpInputSaved, mlpReaders);
-    else if (c.m.normsPerLayer > 1)
-        addNorm(c, d, inv, mlpInputSaved, mlpReaders, c.m.parallelBlock);
-    addMlp(c, d, inv, kind);
-    if (postNorms)
-        addPostNorm(c, d, inv);
-    if (dropoutMasks)
-        inv.push_back({"MLP residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
-    return inv;
-}
-
-} // namespace
 
 void addActivations(const StageContext &c, ItemSink &out)
 {
@@ -171,36 +103,82 @@ void addActivations(const StageContext &c, ItemSink &out)
     constexpr unsigned backwardPhases =
         phaseBit(Phase::LayerBackward) | phaseBit(Phase::BackwardEnd);
 
-    // The inventory in three parts: what every layer keeps alike (norm, attention), and the MLP
-    // part of each layer kind on this stage (a MoE model's dense layers differ only there).
-    const auto groups = c.layerGroups();
-    // The stages of one estimate build each part once (StageShared).
-    const LayerKind attentionKind = groups[0].count > 0 ? groups[0].kind : groups[1].kind;
+    // The inventory by part: the mixer part of each mixer kind on this stage (norm, attention or
+    // another mixer) and the MLP part of each MLP kind (a MoE model's dense layers differ only
+    // there). The stages of one estimate build each part once (StageShared); each is emitted
+    // once, with the stage's layers of its kind.
+    const auto &groups = c.layerGroups();
     StageShared &cache = *c.shared;
-    if (!cache.attentionReady) {
-        cache.attention = layerInventory(c, d, attentionKind, LayerPart::Attention);
-        cache.attentionReady = true;
-    }
-    for (int g = 0; g < 2; ++g) {
-        const int kind = int(groups[g].kind);
-        if (groups[g].count > 0 && !cache.mlpReady[kind]) {
-            cache.mlp[kind] = layerInventory(c, d, groups[g].kind, LayerPart::Mlp);
-            cache.mlpReady[kind] = true;
+    struct Part
+    {
+        const Inventory *inventory;
+        double layers;
+        std::string_view source;
+        double total; // one layer's bytes of the part
+        double kept;  // of those, what the stage keeps (without recomputed tensors)
+    };
+    StaticVector<Part, 16> parts;
+    int mixerPartOf[8] = {}, mlpPartOf[8] = {};
+    const auto partFor = [&](const Inventory *inventory, std::string_view source) {
+        for (size_t i = 0; i < parts.size(); ++i)
+            if (parts[i].inventory == inventory)
+                return int(i);
+        parts.push_back({inventory, 0, source, 0, 0});
+        return int(parts.size() - 1);
+    };
+    static const Inventory none = Inventory(); // once per process
+    for (int pass = 0; pass < 2; ++pass) {
+        for (size_t g = 0; g < groups.size(); ++g) {
+            const auto &group = groups[g];
+            if (pass == 0) {
+                const int mixer = int(group.spec.mixer);
+                if (group.count > 0 && !cache.mixerReady[mixer]) {
+                    layerInventory(c, d, group.spec, LayerPart::Mixer, cache.mixer[mixer]);
+                    cache.mixerReady[mixer] = true;
+                }
+                mixerPartOf[g] = partFor(&cache.mixer[mixer], mixerSource(group.spec.mixer));
+            } else {
+                const int key = mlpPart(group.spec.mlp, group.spec.mixer);
+                if (group.count > 0 && !cache.mlpReady[key]) {
+                    layerInventory(c, d, group.spec, LayerPart::Mlp, cache.mlp[key]);
+                    cache.mlpReady[key] = true;
+                }
+                const bool denseOfMoe = group.spec.mlp == LayerMlp::Dense && c.m.isMoe();
+                mlpPartOf[g] =
+                    group.count > 0
+                        ? partFor(&cache.mlp[key],
+                                  denseOfMoe ? "per-layer saved-tensor inventory (dense-MLP layers)"
+                                             : "per-layer saved-tensor inventory")
+                        : partFor(&none, "per-layer saved-tensor inventory");
+            }
         }
     }
-    static const Inventory none = Inventory(); // once per process
-    const Inventory *parts[3] = {
-        &cache.attention, groups[0].count > 0 ? &cache.mlp[int(groups[0].kind)] : &none,
-        groups[1].count > 0 ? &cache.mlp[int(groups[1].kind)] : &none};
-    double partTotals[3] = {0, 0, 0};
-    for (int i = 0; i < 3; ++i)
-        for (const auto &e : *parts[i])
-            partTotals[i] += e.bytes;
-    const double layerTotals[2] = {partTotals[0] + partTotals[1], partTotals[0] + partTotals[2]};
-    const double layerTotal = std::max(groups[0].count > 0 ? layerTotals[0] : 0.0,
-                                       groups[1].count > 0 ? layerTotals[1] : 0.0);
-    // The kind of the stage's first layer: DeepSeek's first stage starts with dense layers.
-    const int firstKind = c.stage == 0 && groups[1].count > 0 ? 1 : (groups[0].count > 0 ? 0 : 1);
+    for (size_t g = 0; g < groups.size(); ++g) {
+        parts[size_t(mixerPartOf[g])].layers += groups[g].count;
+        parts[size_t(mlpPartOf[g])].layers += groups[g].count;
+    }
+    for (auto &part : parts)
+        for (const auto &e : *part.inventory)
+            part.total += e.bytes;
+    // One layer of each group: its mixer part and its MLP part.
+    const auto layerTotalOf = [&](size_t g) {
+        return parts[size_t(mixerPartOf[g])].total + parts[size_t(mlpPartOf[g])].total;
+    };
+    double layerTotal = 0;
+    for (size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].count > 0)
+            layerTotal = std::max(layerTotal, layerTotalOf(g));
+    // The group of the stage's first layer: DeepSeek's first stage starts with dense layers.
+    size_t firstKind = 0;
+    if (!c.m.hasLayerPlan()) {
+        firstKind = c.stage == 0 && groups[1].count > 0 ? 1 : (groups[0].count > 0 ? 0 : 1);
+    } else {
+        const int64_t from = std::min(int64_t(c.stage) * c.stageLayers, c.m.layers - c.stageLayers);
+        const LayerSpec first = c.m.layerSpec(from);
+        for (size_t g = groups.size(); g-- > 0;)
+            if (groups[g].spec == first)
+                firstKind = g;
+    }
 
     // How many layers keep everything, and how many keep only their input (full recompute).
     // Recomputation of N layers takes each kind in proportion.
@@ -223,31 +201,27 @@ void addActivations(const StageContext &c, ItemSink &out)
     }
 
     // Layers of each part's kind that keep their tensors on this stage.
-    const double counts[3] = {(groups[0].count + groups[1].count) * keptShare * c.inFlight,
-                              groups[0].count * keptShare * c.inFlight,
-                              groups[1].count * keptShare * c.inFlight};
-    static constexpr std::string_view partSource[3] = {
-        "per-layer saved-tensor inventory", "per-layer saved-tensor inventory",
-        "per-layer saved-tensor inventory (dense-MLP layers)"};
-    double keptPart[3] = {0, 0, 0};
-    for (int i = 0; i < 3 && kept > 0; ++i) {
-        if (!(counts[i] > 0))
+    for (auto &part : parts) {
+        const double count = part.layers * keptShare * c.inFlight;
+        if (!(count > 0) || !(kept > 0))
             continue;
-        for (const auto &e : *parts[i]) {
+        for (const auto &e : *part.inventory) {
             if (selective && !sac && e.score)
                 continue; // Megatron selective recompute drops the attention core
             if (sac && !e.keptBySac)
                 continue; // recomputed from the kept matmul and attention outputs
-            keptPart[i] += e.bytes;
-            out.add(A, e.name, e.formula, partSource[i], e.bytes, counts[i], savedPhases);
+            part.kept += e.bytes;
+            out.add(A, e.name, e.formula, part.source, e.bytes, count, savedPhases);
         }
     }
-    const double keptPerLayer[2] = {keptPart[0] + keptPart[1], keptPart[0] + keptPart[2]};
+    // What one layer of the stage's first kind keeps: its mixer part's and its MLP part's.
+    const double keptFirst =
+        parts[size_t(mixerPartOf[firstKind])].kept + parts[size_t(mlpPartOf[firstKind])].kept;
     if (recomputed == 0 && kept > 0)
         // At the end of backward the first layer still holds what it saved, until its own
         // backward has consumed it (DeepSeek's first layers are dense).
         out.add(A, "first layer's saved tensors (consumed last)", "one layer's inventory",
-                "autograd", keptPerLayer[firstKind], 1, phaseBit(Phase::BackwardEnd));
+                "autograd", keptFirst, 1, phaseBit(Phase::BackwardEnd));
     if (recomputed > 0) {
         // torch.utils.checkpoint / Megatron recompute keep each layer's input (Korthikanti
         // §4.2: 2sbh per layer) and rebuild one layer's activations inside its backward.
@@ -269,7 +243,7 @@ void addActivations(const StageContext &c, ItemSink &out)
         // Partial recomputation checkpoints the first layers (Megatron's "block" method), whose
         // backward comes last, when the kept layers' activations are already gone. The last
         // layer recomputed is the stage's first (a dense one of DeepSeek's first stage).
-        const double firstLayerTotal = layerTotals[firstKind];
+        const double firstLayerTotal = layerTotalOf(firstKind);
         if (recomputed >= L && layerTotal > firstLayerTotal) {
             out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
                     "torch.utils.checkpoint", layerTotal, 1, phaseBit(Phase::LayerBackward));
@@ -317,10 +291,9 @@ void addActivations(const StageContext &c, ItemSink &out)
         // Multi-token prediction: each module runs one more layer of the last layer's kind on
         // the concatenation of the normed hidden state and the normed next-token embedding
         // (eh_proj's input, 2h), under the same recomputation as the layers (DeepSeek-V3 §2.2).
-        const int lastKind = c.m.isMoeLayer(c.m.layers - 1) || !c.m.isMoe() ? 0 : 1;
         const double n = double(c.t.mtpLayers);
         const double layerBytes = recomputed > 0 ? d.tokens * d.h * (c.amp ? 4.0 : d.c)
-                                                 : layerTotals[lastKind];
+                                                 : layerTotalOf(size_t(mtpGroup(c)));
         out.add(A, "multi-token prediction layers' saved tensors", "one layer's inventory",
                 "DeepSeek-V3 §2.2; Megatron multi_token_prediction.py", layerBytes, n,
                 savedPhases);

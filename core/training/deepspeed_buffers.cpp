@@ -85,13 +85,15 @@ DsGathered deepspeedGathered(const StageContext &c)
         if (onStage)
             (t.place == WeightPlace::Embedding ? embedding : head).push_back(moduleOf(t));
     }
-    // The stage's layers in forward order: a MoE model's dense layers come first.
+    // The stage's layers in forward order: a MoE model's dense layers come first (the groups
+    // from the last; a hybrid model's kinds are walked kind by kind, not interleaved).
+    std::vector<std::vector<DsModule>> kinds;
+    for (const auto &group : c.layerGroups())
+        kinds.push_back(modulesOf(*group.weights));
     std::vector<const std::vector<DsModule> *> layers;
-    const std::vector<DsModule> dense = modulesOf(c.denseLayer), main = modulesOf(c.layer);
-    for (long i = 0; i < std::lround(c.denseLayers); ++i)
-        layers.push_back(&dense);
-    for (long i = 0; i < std::lround(c.mainLayers); ++i)
-        layers.push_back(&main);
+    for (size_t k = kinds.size(); k-- > 0;)
+        for (long i = 0; i < std::lround(c.layerGroups()[k].count); ++i)
+            layers.push_back(&kinds[k]);
     const long L = long(layers.size());
 
     for (const auto *ms : {&embedding, &head})
@@ -162,7 +164,7 @@ DsGathered deepspeedGathered(const StageContext &c)
     }
     // One prefetch: whole modules from the queue until stage3_prefetch_bucket_size elements
     // are in flight (the last module may overshoot it); the largest over where it starts.
-    const auto &ms = main.empty() ? dense : main;
+    const auto &ms = kinds[0];
     for (size_t start = 0; start < ms.size(); ++start) {
         double sum = 0;
         for (size_t k = 0; k < ms.size() * size_t(L) && sum < dsPrefetchBucket; ++k)
@@ -231,7 +233,7 @@ void addDeepspeedZero3Buffers(const StageContext &c, const StatesSetup &k,
     if (c.full) {
         double largest = 0;
         for (const auto &group : c.layerGroups())
-            for (const auto &t : group.weights)
+            for (const auto &t : *group.weights)
                 largest = std::max(largest, double(t.rows) * double(t.cols));
         out.add(T, "gradient of one parameter (before its copy into the reduce bucket)",
                 "largest layer tensor * compute bytes",

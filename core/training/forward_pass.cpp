@@ -56,7 +56,7 @@ void addInference(const StageContext &c, ItemSink &out)
     const double tp = double(c.tp);
     double weights = 0;
     for (const auto &group : c.layerGroups())
-        for (const auto &t : group.weights) {
+        for (const auto &t : *group.weights) {
             double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
             if (t.place == WeightPlace::Expert)
                 n /= double(c.ep);

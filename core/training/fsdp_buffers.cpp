@@ -34,7 +34,7 @@ void addFsdpBuffers(const StageContext &c, const StatesSetup &k, const StateTota
             if (!(group.count > 0))
                 continue;
             double one = 0, elements = 0, matrices = 0;
-            for (const auto &t : group.weights) {
+            for (const auto &t : *group.weights) {
                 double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
                 if (t.place == WeightPlace::Expert)
                     n /= double(c.ep);

@@ -17,7 +17,7 @@ double largestQuantisedMatrix(const StageContext &c)
     double largest = 0;
     for (const auto &group : c.layerGroups())
         if (group.count > 0)
-            largest = std::max(largest, c.shared->states[int(group.kind)].largestQuantised);
+            largest = std::max(largest, c.shared->states[group.slot].largestQuantised);
     return largest;
 }
 

@@ -86,9 +86,9 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
         const double L = group.count;
         if (!(L > 0))
             continue;
-        LayerStateSums &sums = c.shared->states[int(group.kind)];
+        LayerStateSums &sums = c.shared->states[group.slot];
         if (!sums.ready)
-            sums = layerStateSums(c, k, group.weights);
+            sums = layerStateSums(c, k, *group.weights);
         const double oneLayer = sums.oneLayer, oneLayerLinear = sums.oneLayerLinear;
         paramsTrainable += sums.paramsTrainable * L;
         trainable += sums.trainable * L;
@@ -113,9 +113,10 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
     // (2h -> h) and its output norm; it shares the embedding and the output head (DeepSeek-V3
     // §2.2; megatron/core/transformer/multi_token_prediction.py). Trained like the layers.
     if (c.hasHead && c.t.mtpLayers > 0 && c.full) {
-        const LayerKind kind = c.m.isMoeLayer(c.m.layers - 1) ? LayerKind::Moe : LayerKind::Dense;
-        const WeightList &weights = kind == LayerKind::Moe || !c.m.isMoe() ? c.layer : c.denseLayer;
-        LayerStateSums &sums = c.shared->states[int(kind)];
+        // The group of the module's layer kind holds its tensors and sums (mtpGroup).
+        const StageContext::LayerGroup *group = &c.layerGroups()[size_t(mtpGroup(c))];
+        const WeightList &weights = *group->weights;
+        LayerStateSums &sums = c.shared->states[group->slot];
         if (!sums.ready)
             sums = layerStateSums(c, k, weights);
         const double h = double(c.m.hiddenSize);
@@ -183,7 +184,7 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
         double n = 0;
         for (const auto &group : c.layerGroups())
             if (group.count > 0)
-                n += double(loraParametersPerLayer(c.m, c.t.finetune, group.kind)) / tp *
+                n += double(loraParametersPerLayer(c.m, c.t.finetune, group.spec)) / tp *
                      group.count;
         trainable = n;
         adapterParamBytes = n * ab / (z3 ? dp : 1.0);
@@ -282,7 +283,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
     if (c.optimizerInBackward) {
         double largestTensor = 0; // elements of the largest local weight
         for (const auto &group : c.layerGroups())
-            for (const auto &t : group.weights)
+            for (const auto &t : *group.weights)
                 largestTensor = std::max(largestTensor, double(t.rows) * double(t.cols) /
                                                             (t.tensorParallel ? tp : 1.0));
         for (const auto &t : c.globals)

@@ -32,7 +32,7 @@ void addOptimizerStepBuffers(const StageContext &c, const StatesSetup &k,
         for (const auto &t : c.globals)
             largest = std::max(largest, double(t.elements()) / (t.tensorParallel ? tp : 1.0));
         for (const auto &group : c.layerGroups())
-            for (const auto &t : group.weights)
+            for (const auto &t : *group.weights)
                 largest = std::max(largest,
                                    double(t.rows) * double(t.cols) / (t.tensorParallel ? tp : 1.0));
         out.add(T, "Adafactor step buffers", "3 * largest tensor * 4",

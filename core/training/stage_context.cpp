@@ -7,11 +7,58 @@
 
 namespace vramplan {
 
-StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts,
-                         const WeightList &layer, const WeightList &dense,
-                         const WeightList &globals, StageShared *shared)
+namespace {
+
+// A classic model's kinds: its main kind first, and the dense kind of a MoE model.
+LayerKinds kindsOf(const ModelConfig &m)
 {
-    StageContext c{s, s.model, s.training, s.parallelism, counts, layer, globals, dense, shared};
+    if (m.hasLayerPlan())
+        return layerKindsIn(m, 0, m.layers);
+    LayerKinds kinds;
+    kinds.push_back({{Mixer::Attention, m.isMoe() ? LayerMlp::Moe : LayerMlp::Dense}, 0, 0});
+    if (m.isMoe())
+        kinds.push_back({{Mixer::Attention, LayerMlp::Dense}, 0, 0});
+    return kinds;
+}
+
+// A dense model's one kind serves as both groups' list; only a MoE model builds a second.
+std::array<WeightList, 8> classicWeights(const ModelConfig &m)
+{
+    return {layerWeights(m), m.isMoe() ? layerWeights(m, LayerKind::Dense) : WeightList()};
+}
+
+std::array<WeightList, 8> kindWeights(const ModelConfig &m, const LayerKinds &kinds)
+{
+    std::array<WeightList, 8> weights;
+    for (size_t k = 0; k < kinds.size(); ++k)
+        weights[k] = layerWeights(m, kinds[k].spec);
+    return weights;
+}
+
+} // namespace
+
+ModelLayers::ModelLayers(const ModelConfig &m)
+    : globals(globalWeights(m)), kinds(kindsOf(m)),
+      weights(m.hasLayerPlan() ? kindWeights(m, kinds) : classicWeights(m))
+{
+}
+
+int mtpGroup(const StageContext &c)
+{
+    const LayerSpec spec =
+        c.m.hasLayerPlan()
+            ? LayerSpec{Mixer::Attention, c.m.isMoe() ? LayerMlp::Moe : LayerMlp::Dense}
+            : c.m.layerSpec(c.m.layers - 1);
+    for (size_t g = 0; g < c.groups.size(); ++g)
+        if (c.groups[g].spec == spec)
+            return int(g);
+    return 0;
+}
+
+StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts,
+                         const ModelLayers &layers, StageShared *shared)
+{
+    StageContext c{s, s.model, s.training, s.parallelism, counts, layers.globals, shared};
     const auto &t = s.training;
     const auto &p = s.parallelism;
     c.training = t.mode == Mode::Train;
@@ -41,6 +88,29 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
     } else {
         c.mainLayers = double(c.stageLayers);
         c.denseLayers = 0;
+    }
+    if (!s.model.hasLayerPlan()) {
+        const LayerKind mainKind = s.model.isMoe() ? LayerKind::Moe : LayerKind::Dense;
+        const WeightList &dense = layers.weights[layers.kinds.size() - 1];
+        c.groups.push_back({&layers.weights[0], c.mainLayers, mainKind, layers.kinds[0].spec,
+                            int(mainKind)});
+        c.groups.push_back({&dense, c.denseLayers, LayerKind::Dense,
+                            {Mixer::Attention, LayerMlp::Dense}, int(LayerKind::Dense)});
+    } else {
+        // Every kind of the model, with how many of its layers this stage holds.
+        const LayerKinds here = layerKindsIn(s.model, from, from + c.stageLayers);
+        c.mainLayers = c.denseLayers = 0;
+        for (size_t k = 0; k < layers.kinds.size(); ++k) {
+            const LayerSpec spec = layers.kinds[k].spec;
+            double count = 0;
+            for (const auto &h : here)
+                if (h.spec == spec)
+                    count = double(h.layers);
+            const bool moe = spec.mlp == LayerMlp::Moe && s.model.isMoe();
+            (moe ? c.mainLayers : c.denseLayers) += count;
+            c.groups.push_back({&layers.weights[k], count, moe ? LayerKind::Moe : LayerKind::Dense,
+                                spec, int(k)});
+        }
     }
     c.hasEmbedding = stage == 0;
     c.hasHead = stage == c.pp - 1;

@@ -24,13 +24,34 @@ struct LayerStateSums
 };
 
 // What the stages of one estimate share and compute once: the layer kinds' state sums and the
-// activation inventory (its attention part, and the MLP part of each layer kind). Neither
+// activation inventory (the part of each mixer kind, and the MLP part of each MLP kind). Neither
 // depends on the stage: only how many layers of each kind a stage holds does.
+constexpr int mixerKindCount = 7;  // Mixer's values
+constexpr int mlpPartCount = 6;    // LayerMlp's values, for layers with and without a mixer
 struct StageShared
 {
-    LayerStateSums states[2]; // by LayerKind
-    bool attentionReady = false, mlpReady[2] = {false, false};
-    Inventory attention, mlp[2]; // mlp by LayerKind
+    LayerStateSums states[8]; // by LayerGroup::slot
+    bool mixerReady[mixerKindCount] = {};
+    Inventory mixer[mixerKindCount]; // by Mixer
+    bool mlpReady[mlpPartCount] = {};
+    Inventory mlp[mlpPartCount]; // by mlpPart()
+};
+// The cache slot of an MLP part: its kind, and whether the layer has no mixer (then the MLP
+// part holds the layer's one norm, as in Nemotron-H's MLP blocks).
+inline int mlpPart(LayerMlp mlp, Mixer mixer)
+{
+    return int(mlp) * 2 + (mixer == Mixer::None ? 1 : 0);
+}
+
+// The tensors of the model's layer kinds, built once per estimate (modelLayers()). A model of
+// the classic kinds has its main kind first (a MoE layer in a MoE model) and, in a MoE model,
+// the dense kind second; a hybrid model every kind in the order of its first layer.
+struct ModelLayers
+{
+    explicit ModelLayers(const ModelConfig &m); // the lists built in place (no copies)
+    WeightList globals;                // embeddings, final norm, heads
+    LayerKinds kinds;                  // with their layer counts over the whole model
+    std::array<WeightList, 8> weights; // by kind (a classic dense model: one list)
 };
 
 // bitsandbytes NF4 (Dettmers et al. 2023, QLoRA §3): 4-bit codes, one 8-bit absmax per 64
@@ -45,9 +66,7 @@ struct StageContext
     const TrainingConfig &t;
     const ParallelConfig &p;
     ParameterCounts counts;
-    const WeightList &layer;      // one layer's tensors (of the model's main kind)
-    const WeightList &globals;    // embeddings, final norm, heads
-    const WeightList &denseLayer; // a dense layer of a MoE model (same as `layer` otherwise)
+    const WeightList &globals;     // embeddings, final norm, heads
     StageShared *shared = nullptr; // what the stages share (estimate() owns it; never null)
 
     bool training = true;
@@ -61,8 +80,8 @@ struct StageContext
     int64_t dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
     int stage = 0;            // 0 .. pp-1
     int64_t stageLayers = 1;  // layers on this stage
-    // Of those, how many are of the main kind (`layer`) and how many dense layers of a MoE
-    // model (`denseLayer`): DeepSeek's first layers sit on the first stage.
+    // Of those, how many are of the main kind (MoE layers in a MoE model) and how many dense
+    // layers of a MoE model: DeepSeek's first layers sit on the first stage.
     double mainLayers = 1, denseLayers = 0;
     bool hasEmbedding = true; // first stage
     bool hasHead = true;      // last stage
@@ -108,19 +127,20 @@ struct StageContext
     double shardGroup() const { return double(std::max<int64_t>(1, dp * cp)); }
     bool zero3() const { return p.zeroStage >= 3; }
 
-    // The stage's layers as (tensors, how many, kind), main kind first.
+    // The stage's layers by kind: (tensors, how many, MLP kind, layer kind, cache slot). A model
+    // of the classic kinds has two groups, its main kind first and the dense layers of a MoE
+    // model second (slots by LayerKind); a hybrid model one group per kind of the model (slots
+    // by the kind's index), some with no layers on this stage.
     struct LayerGroup
     {
-        const WeightList &weights;
+        const WeightList *weights; // never null
         double count;
         LayerKind kind;
+        LayerSpec spec;
+        int slot;
     };
-    std::array<LayerGroup, 2> layerGroups() const
-    {
-        const LayerKind mainKind = m.isMoe() ? LayerKind::Moe : LayerKind::Dense;
-        return {LayerGroup{layer, mainLayers, mainKind},
-                LayerGroup{denseLayer, denseLayers, LayerKind::Dense}};
-    }
+    StaticVector<LayerGroup, 8> groups = {};
+    const StaticVector<LayerGroup, 8> &layerGroups() const { return groups; }
 };
 
 // Unsloth loads the frozen base in the 16-bit compute dtype and, unlike PEFT's
@@ -148,8 +168,11 @@ double freedLogitsBlockBytes(const StageContext &ctx);
 // The stage's context for `stage` of the scenario (stage_context.cpp); `shared` is owned by the
 // caller and shared by the stages of one estimate.
 StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &counts,
-                         const WeightList &layer, const WeightList &dense,
-                         const WeightList &globals, StageShared *shared);
+                         const ModelLayers &layers, StageShared *shared);
+
+// The group of the multi-token prediction modules' layer: of the last layer's kind, in a hybrid
+// model full attention with the model's MLP; the first group where the stage has none of it.
+int mtpGroup(const StageContext &c);
 
 // Weights, gradients and optimizer states (model_states.cpp).
 void addModelStates(const StageContext &ctx, ItemSink &out);

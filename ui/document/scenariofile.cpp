@@ -72,7 +72,7 @@ Parsed<ModelConfig> readHfConfigFile(const QString &path)
     auto text = readText(path);
     if (!text)
         return Parsed<ModelConfig>::fail(text.error);
-    auto json = jsonFromText(*text.value);
+    auto json = hfJsonFromText(*text.value);
     if (!json)
         return Parsed<ModelConfig>::fail(name + ": " + json.error);
     auto fields = modelFieldsFromHfConfig(*json.value, "config");
