@@ -66,6 +66,15 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
         e.warnings.push_back({WarningCode::OffloadParametersNeedsZero3});
     if (p.fsdpFloat8AllGather && !fsdpFloat8AllGatherApplies(s))
         e.warnings.push_back({WarningCode::Float8AllGatherIgnored});
+    if (t.vision.present()) {
+        const ImagePatches image = imagePatches(s.model, t.vision);
+        const double tokens = image.tokens * double(t.vision.imagesPerSample);
+        if (!s.model.vision.present())
+            e.warnings.push_back({WarningCode::VisionInputsWithoutTower});
+        else if (tokens > double(t.sequenceLength))
+            e.warnings.push_back({WarningCode::ImageTokensBeyondSequence, tokens,
+                                  double(t.sequenceLength)});
+    }
     if (t.sequenceLength > s.model.maxPositions)
         e.warnings.push_back({WarningCode::SequenceBeyondPositions, double(s.model.maxPositions),
                               double(t.sequenceLength)});

@@ -117,6 +117,10 @@ enum class WarningCode
     FrameworkLacks, // value: the Knob (capabilities.h) the scenario's framework does not have
     ServingFails,   // value: the ServingStatus; the text is servingFailureText(estimate.serving)
     Float8AllGatherIgnored, // parallelism.fsdp_float8_all_gather where it does not apply
+    // training.vision: value image tokens per sample, value2 the sequence length they exceed;
+    // or (value2 0) images for a model without a vision tower
+    ImageTokensBeyondSequence,
+    VisionInputsWithoutTower,
 };
 
 struct Warning

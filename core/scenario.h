@@ -130,6 +130,20 @@ struct FinetuneConfig
     double loraDropout = 0.05;
 };
 
+// Images a vision-language model reads per sample (SPEC §3 extension `training.vision`): their
+// size (each becomes patches of the tower, merged into image tokens of the language model's
+// sequence) or their image tokens, and whether the tower is trained (else frozen: no saved
+// activations, no gradients or states).
+struct VisionInputs
+{
+    int64_t imagesPerSample = 0;
+    int64_t imageHeight = 0, imageWidth = 0; // pixels; 0: given as imageTokens
+    int64_t imageTokens = 0;                 // per image, where the size is not given
+    bool trainTower = false;
+
+    bool present() const { return imagesPerSample > 0; }
+};
+
 struct TrainingConfig
 {
     Mode mode = Mode::Train;
@@ -157,6 +171,7 @@ struct TrainingConfig
     Attention attention = Attention::Flash;
     double dropout = 0.0;
     FinetuneConfig finetune;
+    VisionInputs vision;
 };
 
 struct ParallelConfig

@@ -108,6 +108,13 @@ std::string warningText(const Warning &w)
     case WarningCode::Float8AllGatherIgnored:
         return "parallelism.fsdp_float8_all_gather applies to fp8_mixed training under FSDP2 "
                "full shard (zero_stage 3, more than one data-parallel rank); it is ignored here";
+    case WarningCode::ImageTokensBeyondSequence:
+        return "the images of a sample make " + std::to_string(int64_t(w.value)) +
+               " image tokens, more than the sequence of " + std::to_string(int64_t(w.value2)) +
+               " tokens that holds them; raise training.sequence_length";
+    case WarningCode::VisionInputsWithoutTower:
+        return "training.vision gives images, but the model has no vision tower vramplan counts; "
+               "they are ignored";
     }
     return {};
 }

@@ -71,6 +71,17 @@ std::string modelConsistency(const ModelConfig &m)
     if (m.slidingLayers > 0 && m.slidingWindow == 0)
         return "model.sliding_window: is 0, but sliding_layers names " +
                std::to_string(m.slidingLayers) + " sliding-window layers";
+    // These families' modelling code derives the head width from the hidden size (GPT-2's c_attn
+    // is h -> 3h, BERT's query/key/value h -> h): a head_dim that contradicts it names no model.
+    const Family f = m.family;
+    if ((f == Family::Gpt2 || f == Family::Bert || f == Family::GptNeox || f == Family::Phi ||
+         f == Family::Falcon || f == Family::Internlm2 || f == Family::GraniteHybrid ||
+         f == Family::Lfm2) &&
+        m.attentionHeads * m.headDim != m.hiddenSize)
+        return "model.head_dim: " + std::to_string(m.headDim) + " x " +
+               std::to_string(m.attentionHeads) + " heads is not hidden_size " +
+               std::to_string(m.hiddenSize) + ", which " + std::string(toString(f)) +
+               " splits into its heads";
     if (m.isMla() && m.kvHeads != m.attentionHeads)
         return "model.kv_heads: multi-head latent attention has one key and value per head (" +
                std::to_string(m.attentionHeads) + "), got " + std::to_string(m.kvHeads);

@@ -58,6 +58,30 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
             return fr.fail("training.finetune.base_weight_bits",
                            "must be 4, 8, 16 or 32, got " + std::to_string(bits));
     }
+    if (const json *vi = r.object("vision")) {
+        JsonReader vr(*vi, "training.vision", error);
+        auto &v = t.vision;
+        vr.integer("images_per_sample", v.imagesPerSample, 0, 1 << 16);
+        vr.integer("image_tokens", v.imageTokens, 0, maxSequence);
+        vr.boolean("train_tower", v.trainTower);
+        if (vr.has("image_size")) {
+            const json &size = (*vi)["image_size"];
+            vr.accept("image_size");
+            if (!size.is_array() || size.size() != 2 || !size[0].is_number_integer() ||
+                !size[1].is_number_integer() || size[0].get<int64_t>() < 1 ||
+                size[1].get<int64_t>() < 1 || size[0].get<int64_t>() > (1 << 16) ||
+                size[1].get<int64_t>() > (1 << 16))
+                return vr.fail("training.vision.image_size",
+                               "must be [height, width] in pixels (1 to 65536 each), got " +
+                                   describeJson(size));
+            v.imageHeight = size[0].get<int64_t>();
+            v.imageWidth = size[1].get<int64_t>();
+        }
+        vr.finish();
+        if (error.empty() && v.imagesPerSample > 0 && v.imageHeight == 0 && v.imageTokens == 0)
+            return vr.fail("training.vision",
+                           "images_per_sample needs image_size [h, w] or image_tokens");
+    }
     r.finish();
     return r.ok();
 }

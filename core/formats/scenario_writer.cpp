@@ -161,6 +161,15 @@ json scenarioToJson(const Scenario &s)
         out["training"]["kernels"] = toString(t.kernels);
     if (t.loop != TrainingLoop::Custom)
         out["training"]["loop"] = toString(t.loop);
+    if (t.vision.present() || t.vision.trainTower) {
+        json vision = {{"images_per_sample", t.vision.imagesPerSample},
+                       {"train_tower", t.vision.trainTower}};
+        if (t.vision.imageHeight > 0)
+            vision["image_size"] = {t.vision.imageHeight, t.vision.imageWidth};
+        else
+            vision["image_tokens"] = t.vision.imageTokens;
+        out["training"]["vision"] = vision;
+    }
     // Said wherever layers other than attention could read it.
     if (t.linearKernels != LinearKernels::Fla || m.layerMixers.find_first_of("lmcp") != std::string::npos)
         out["training"]["linear_kernels"] = toString(t.linearKernels);

@@ -91,8 +91,10 @@ int64_t loraParametersPerLayer(const ModelConfig &m, const FinetuneConfig &finet
                                LayerSpec spec)
 {
     int64_t total = 0;
+    // Every linear weight has a PEFT name (loraName), whatever its width: a one-column
+    // projection (hidden_size 1) is still a matrix an adapter wraps.
     for (const auto &t : layerWeights(m, spec))
-        if (t.isMatrix() && isLoraTarget(finetune, t.loraName))
+        if (!t.loraName.empty() && isLoraTarget(finetune, t.loraName))
             total += finetune.loraRank * (t.rows + t.cols) * t.copies;
     // A fused q/k/v adapter has one A (r x h) for the three outputs: two fewer r x h matrices.
     const bool attention = spec.mixer == Mixer::Attention || spec.mixer == Mixer::GlobalAttention ||

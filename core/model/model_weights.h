@@ -94,6 +94,16 @@ WeightList layerWeights(const ModelConfig &model, LayerSpec spec);
 LayerKinds layerKindsIn(const ModelConfig &model, int64_t from, int64_t to);
 // The vision tower and projector (empty without one).
 WeightList visionWeights(const ModelConfig &model);
+// What one image becomes: patches the tower's blocks process, and image tokens the merger
+// hands the language model (Qwen: patches of patch_size merged spatial_merge^2 to a token, the
+// image resized to multiples of patch x merge as Qwen2VLImageProcessor's smart_resize does;
+// Gemma 4: patches pooled 3 x 3, at most 280 tokens an image).
+struct ImagePatches
+{
+    double patches = 0;
+    double tokens = 0;
+};
+ImagePatches imagePatches(const ModelConfig &model, const VisionInputs &inputs);
 // The tensors of one layer of the model's main kind (the MoE layer of a MoE model).
 WeightList layerWeights(const ModelConfig &model);
 // Embeddings, final norm and heads.

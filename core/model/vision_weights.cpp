@@ -4,6 +4,9 @@
 
 #include "model/weight_builders.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace vramplan {
 namespace {
 
@@ -111,6 +114,39 @@ WeightList visionWeights(const ModelConfig &m)
     case VisionTower::None:
         break;
     }
+    return out;
+}
+
+ImagePatches imagePatches(const ModelConfig &m, const VisionInputs &in)
+{
+    ImagePatches out;
+    const VisionConfig &v = m.vision;
+    if (!v.present() || !in.present())
+        return out;
+    if (v.tower == VisionTower::Gemma4) {
+        // Gemma4VisionModel pools 3 x 3 patches into one soft token, 280 an image by default.
+        constexpr double pool = 9, maxTokens = 280;
+        if (in.imageHeight > 0) {
+            const double patches = double((in.imageHeight + v.patchSize - 1) / v.patchSize) *
+                                   double((in.imageWidth + v.patchSize - 1) / v.patchSize);
+            out.tokens = std::min(maxTokens, std::ceil(patches / pool));
+        } else {
+            out.tokens = double(in.imageTokens);
+        }
+        out.patches = out.tokens * pool;
+        return out;
+    }
+    const double merge = double(v.spatialMerge * v.spatialMerge);
+    if (in.imageHeight > 0) {
+        const auto side = [&](int64_t pixels) {
+            const double factor = double(v.patchSize * v.spatialMerge);
+            return std::max(1.0, std::round(double(pixels) / factor));
+        };
+        out.tokens = side(in.imageHeight) * side(in.imageWidth);
+    } else {
+        out.tokens = double(in.imageTokens);
+    }
+    out.patches = out.tokens * merge;
     return out;
 }
 

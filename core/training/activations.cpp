@@ -302,6 +302,23 @@ void addActivations(const StageContext &c, ItemSink &out)
                 d.tokens * 2 * d.h * d.c, n, savedPhases);
     }
 
+    bool mambaHere = false;
+    for (const auto &group : groups)
+        mambaHere = mambaHere || (group.count > 0 && (group.spec.mixer == Mixer::Mamba ||
+                                                      group.spec.mixer == Mixer::AttentionAndMamba));
+    if (mambaHere && c.t.linearKernels == LinearKernels::Torch)
+        out.add(Component::Temporary, "Mamba2 torch scan: G_intermediate (fp32, one layer)",
+                "b*s*chunk*heads*state*4", "transformers Mamba2 mixers' torch_forward",
+                mambaTorchTransientBytes(c, d), 1,
+                phaseBit(Phase::Forward) | phaseBit(Phase::LayerBackward));
+    if (c.m.indexer.heads > 0 && c.hfModelCode())
+        // The lightning indexer's scores of every query against every key, in fp32, before
+        // its top-k (DeepseekV32Indexer.forward under no_grad): one layer at a time.
+        out.add(Component::Temporary, "sparse-attention indexer scores (fp32, one layer)",
+                "b*s*index_heads*s*4", "transformers DeepseekV32Indexer",
+                d.tokens * double(c.m.indexer.heads) * s * 4, 1, phaseBit(Phase::Forward));
+    addVisionTower(c, out);
+
     // --- final norm, logits and loss (last stage) -----------------------------------------
     if (c.hasHead)
         addLogitsAndLoss(c, d, out);

@@ -118,6 +118,15 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         inv.push_back({"softmax logsumexp per row", "b*a*s*4",
                        d.tokens * d.qWidth / double(c.m.headDim) * 4, false, true});
     }
+    if (c.m.attentionOutputGate) {
+        // Gated attention (Qwen3NextAttention): attn_output * sigmoid(gate); the multiply keeps
+        // the sigmoid's output (the attention output is kept already), o_proj the product.
+        inv.push_back({"attention output gate (sigmoid output, kept by the multiply)",
+                       "b*s*a*d*c", d.tokens * d.qWidth * d.c});
+        if (linearSavesInput(c, "o_proj"))
+            inv.push_back(
+                {"gated attention output (o_proj input)", "b*s*a*d*c", d.tokens * d.qWidth * d.c});
+    }
     if (!c.lora) {
         // no adapters (the checks below compare target names: skip them)
     } else if (c.s.framework == Framework::Litgpt) {
@@ -188,7 +197,8 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv)
         if (c.t.dropout > 0)
             inv.push_back({"attention dropout mask and output", "b*a*s^2*(1 + c)",
                            d.scores * (1 + d.c), true});
-        else
+        else if (d.c != 4)
+            // softmax(dtype=float32).to(query.dtype): in fp32 the cast returns the same tensor.
             inv.push_back(
                 {"attention probabilities cast to 16 bits", "b*a*s^2*c", d.scores * d.c, true});
         if (linearSavesInput(c, "o_proj"))
@@ -208,6 +218,12 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv)
         inv.push_back({"softmax logsumexp per row", "b*a*s*4", d.tokens * heads * 4 * rows, false,
                        true});
     }
+    if (c.m.indexer.heads > 0 && c.hfModelCode())
+        // DeepSeek sparse attention in transformers (DeepseekV32Attention): the indexer runs
+        // without gradients and its top-k becomes an additive mask over dense attention, which
+        // the attention keeps for its backward (one s x s mask per layer).
+        inv.push_back({"sparse-attention top-k mask (indexer, over dense attention)", "b*s^2*c",
+                       d.scores / std::max(1.0, d.qWidth / double(c.m.headDim)) * d.c, true});
     addLora(c, d, inv, mla.qLoraRank > 0 ? "q_a_proj" : "q_proj", d.h, true);
     if (mla.qLoraRank > 0)
         addLora(c, d, inv, "q_b_proj", double(mla.qLoraRank), false);

@@ -57,7 +57,7 @@ DsGathered deepspeedGathered(const StageContext &c)
         const double packed = c.qlora && t.quantizable ? nf4BytesPerWeight / computeBytes : 1.0;
         m.all = n * copies;
         m.gather = isPersistent(n) ? 0.0 : n * copies * packed;
-        if (r > 0 && t.isMatrix() && isLoraTarget(c.t.finetune, t.loraName)) {
+        if (r > 0 && !t.loraName.empty() && isLoraTarget(c.t.finetune, t.loraName)) {
             for (double a : {double(r) * double(t.cols), double(t.rows) * double(r)}) {
                 m.all += a * copies;
                 if (!isPersistent(a))

@@ -170,6 +170,29 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
     }
     size.all += size.root;
 
+    // --- the vision tower (first stage) ---------------------------------------------------
+    // Loaded with the checkpoint whatever is trained: frozen in the weights' dtype (no
+    // gradients or states) unless training.vision.train_tower trains it with the model.
+    if (c.vision) {
+        const bool trained = c.full && c.t.vision.trainTower;
+        for (const auto &t : *c.vision) {
+            const double n = double(t.elements());
+            size.all += n;
+            if (trained) {
+                paramsTrainable += n * wb / (z3 ? dp : 1.0);
+                trainable += n;
+                const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, false);
+                optimizerElementsBytes += ob;
+                optimizerSharded += ob / (z1 ? dp : 1.0);
+                gradsSharded += n * gb / (z2 ? dp : 1.0);
+                if (master)
+                    masterSharded += n * 4 / (z1 ? dp : 1.0);
+            } else {
+                totals.visionFrozenBytes += n * (c.fp32 || c.amp ? 4.0 : 2.0) / (z3 ? dp : 1.0);
+            }
+        }
+    }
+
     // --- LoRA adapters ----------------------------------------------------------------------
     double &adapterParamBytes = totals.adapterParamBytes;
     double &adapterGradBytes = totals.adapterGradBytes;
@@ -264,6 +287,9 @@ void addModelStates(const StageContext &c, ItemSink &out)
     const double paramScale = offloadParams ? 0.0 : 1.0;
     // The weights are on the GPU from the model load on (Phase::Initialisation).
     constexpr unsigned loaded = steadyPhases | initialisationPhase;
+    out.add(P, "vision tower and projector (frozen)", "tower elements * bytes per weight / shards",
+            "transformers vision towers (vision_config); training.vision.train_tower",
+            totals.visionFrozenBytes * paramScale, 1, loaded);
     if (c.full) {
         out.add(P, "weights", "trainable elements * bytes per weight / shards", "SPEC §2 recipes",
                 paramsTrainable * paramScale, 1, loaded);

@@ -62,6 +62,7 @@ struct StateTotals
     double largestQuantised = 0; // elements of the largest 4-bit matrix (dequantised per call)
     double optimizerSharded = 0, gradsSharded = 0, masterSharded = 0, paramsTrainable = 0;
     double adapterParamBytes = 0, adapterGradBytes = 0, adapterStateBytes = 0;
+    double visionFrozenBytes = 0; // a frozen vision tower (first stage)
 };
 
 // DeepSpeed ZeRO-3's gathered parameters and buckets, and ZeRO-1/2's reduce bucket

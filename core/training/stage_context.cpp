@@ -38,7 +38,7 @@ std::array<WeightList, 8> kindWeights(const ModelConfig &m, const LayerKinds &ki
 } // namespace
 
 ModelLayers::ModelLayers(const ModelConfig &m)
-    : globals(globalWeights(m)), kinds(kindsOf(m)),
+    : globals(globalWeights(m)), vision(visionWeights(m)), kinds(kindsOf(m)),
       weights(m.hasLayerPlan() ? kindWeights(m, kinds) : classicWeights(m))
 {
 }
@@ -59,6 +59,8 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
                          const ModelLayers &layers, StageShared *shared)
 {
     StageContext c{s, s.model, s.training, s.parallelism, counts, layers.globals, shared};
+    if (stage == 0 && !layers.vision.empty())
+        c.vision = &layers.vision;
     const auto &t = s.training;
     const auto &p = s.parallelism;
     c.training = t.mode == Mode::Train;

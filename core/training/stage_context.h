@@ -50,6 +50,7 @@ struct ModelLayers
 {
     explicit ModelLayers(const ModelConfig &m); // the lists built in place (no copies)
     WeightList globals;                // embeddings, final norm, heads
+    WeightList vision;                 // a vision-language model's tower and projector
     LayerKinds kinds;                  // with their layer counts over the whole model
     std::array<WeightList, 8> weights; // by kind (a classic dense model: one list)
 };
@@ -68,6 +69,7 @@ struct StageContext
     ParameterCounts counts;
     const WeightList &globals;     // embeddings, final norm, heads
     StageShared *shared = nullptr; // what the stages share (estimate() owns it; never null)
+    const WeightList *vision = nullptr; // the vision tower (first stage), or null
 
     bool training = true;
     bool full = true;  // full fine-tune (every weight trainable)
@@ -173,6 +175,10 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
 // The group of the multi-token prediction modules' layer: of the last layer's kind, in a hybrid
 // model full attention with the model's MLP; the first group where the stage has none of it.
 int mtpGroup(const StageContext &c);
+
+// A vision-language model's tower on the first stage: its blocks' saved tensors when trained,
+// one block's working set when frozen, for the micro-batch's images (vision_activations.cpp).
+void addVisionTower(const StageContext &c, ItemSink &out);
 
 // Weights, gradients and optimizer states (model_states.cpp).
 void addModelStates(const StageContext &ctx, ItemSink &out);
