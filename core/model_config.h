@@ -329,6 +329,9 @@ struct ModelConfig
     LinearAttentionConfig linear;
     MambaConfig mamba;
     int64_t shortConvKernel = 3; // LFM2's conv_L_cache
+    // Bytes of one element of a recurrent layer's state in an inference engine; 0: the model's
+    // dtype (Qwen3.5's mamba_ssm_dtype and Nemotron-H's mamba_ssm_cache_dtype say float32).
+    int64_t stateElementBytes = 0;
     IndexerConfig indexer;
     VisionConfig vision;
 

@@ -31,7 +31,7 @@ nlohmann::json servingJson(const ServingPlan &p)
 {
     const auto &r = p.settings;
     double concurrency = std::isfinite(p.maxConcurrency) ? p.maxConcurrency : 0.0;
-    return {{"weights_bytes", asBytes(p.weightsBytes)},
+    nlohmann::json out = {{"weights_bytes", asBytes(p.weightsBytes)},
             {"activation_bytes", asBytes(p.activationBytes)},
             {"non_torch_bytes", asBytes(p.nonTorchBytes)},
             {"cuda_graph_bytes", asBytes(p.cudaGraphBytes)},
@@ -54,6 +54,10 @@ nlohmann::json servingJson(const ServingPlan &p)
               {"max_num_seqs", r.maxNumSeqs},
               {"max_num_batched_tokens", r.maxNumBatchedTokens},
               {"block_size", r.blockSize}}}};
+    // Hybrid models: one sequence's recurrent state in every such layer of this GPU.
+    if (p.stateBytesPerSequence > 0)
+        out["state_bytes_per_sequence"] = asBytes(p.stateBytesPerSequence);
+    return out;
 }
 
 } // namespace
@@ -256,6 +260,12 @@ std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
                       (long long)p.settings.blockSize, p.kvBytesPerToken, p.maxConcurrency,
                       (long long)p.settings.maxModelLen);
         out += line;
+        if (p.stateBytesPerSequence > 0) {
+            std::snprintf(line, sizeof line,
+                          "  recurrent state    %12s per sequence (in the KV cache's pool)\n",
+                          formatBytes(p.stateBytesPerSequence, unit).c_str());
+            out += line;
+        }
     }
     if (!e.warnings.empty()) {
         out += "\nwarnings\n";

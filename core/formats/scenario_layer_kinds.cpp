@@ -81,6 +81,7 @@ bool readLayerKinds(JsonReader &r, ModelConfig &m, std::string &error)
     r.boolean("global_key_is_value", m.globalKeyIsValue);
     r.boolean("value_norm", m.valueNorm);
     r.integer("short_conv_kernel", m.shortConvKernel, 1, 64);
+    r.integer("state_element_bytes", m.stateElementBytes, 0, 8);
     if (const json *la = r.object("linear_attention")) {
         JsonReader lr(*la, "model.linear_attention", error);
         lr.integer("key_heads", m.linear.keyHeads, 0, maxHeads);
@@ -197,6 +198,8 @@ void writeLayerKinds(const ModelConfig &m, json &model)
         model["value_norm"] = true;
     if (m.layerMixers.find('c') != std::string::npos)
         model["short_conv_kernel"] = m.shortConvKernel;
+    if (m.stateElementBytes > 0)
+        model["state_element_bytes"] = m.stateElementBytes;
     if (m.linear.keyHeads > 0)
         model["linear_attention"] = {{"key_heads", m.linear.keyHeads},
                                      {"value_heads", m.linear.valueHeads},

@@ -7,6 +7,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace vramplan {
 
@@ -162,6 +163,16 @@ extern const std::initializer_list<const char *> newerHfModelTypes;
 bool hybridModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,
                        nlohmann::json &m);
 extern const std::initializer_list<const char *> hybridHfModelTypes;
+// Per-layer lists of hybrid configs (hf_config_hybrid.cpp): config[key] as one string per layer
+// (`layers` < 0: any length), and layer characters into `layer_types` / `mlp_types` names.
+std::vector<std::string> perLayerList(HfReader &r, const char *key, int64_t layers);
+nlohmann::json mixerList(const std::string &mixers);
+nlohmann::json mlpList(const std::string &mlps);
+// The Mamba2 hybrids (hf_config_mamba.cpp).
+nlohmann::json nemotronFields(HfReader &r);
+nlohmann::json graniteHybridFields(HfReader &r);
+nlohmann::json falconH1Fields(HfReader &r);
+
 // Qwen3-VL's vision tower (also Qwen3.5's): vision_config into model.vision fields.
 nlohmann::json qwen3VisionTower(HfReader &r);
 

@@ -63,7 +63,10 @@ struct ServingPlan
     double cudaGraphBytes = 0;  // the captured graphs (vLLM up to 0.20: outside the budget)
     double cudaGraphEstimateBytes = 0; // vLLM 0.21+: the profiler's graph estimate, in the budget
     double kvCacheBytes = 0;    // the KV cache allocated (whole blocks); negative: short by
-    double kvBytesPerToken = 0; // one token in every layer of this GPU
+    double kvBytesPerToken = 0; // one token in every layer of this GPU (that attends)
+    // One sequence's recurrent state in every Gated DeltaNet, Mamba2 or short-convolution layer
+    // of this GPU (hybrid models; in the KV cache's pool, vLLM: one block a state group).
+    double stateBytesPerSequence = 0;
     int64_t kvGroups = 1;       // vLLM's KV cache groups (hybrid sliding/full models)
     int64_t kvBlocks = 0;
     int64_t kvCacheTokens = 0;

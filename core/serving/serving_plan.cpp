@@ -46,7 +46,8 @@ StageShape stageShape(int64_t layers, int64_t pp, int stage)
     return out;
 }
 
-// Bytes one token takes in one layer's KV cache on this GPU.
+} // namespace
+
 double kvPerTokenPerLayer(const ServingContext &x, bool hfCache)
 {
     const auto &m = x.m;
@@ -66,6 +67,8 @@ double kvPerTokenPerLayer(const ServingContext &x, bool hfCache)
     return 2.0 * heads * double(m.headDim) * e;
 }
 
+namespace {
+
 ServingPlan planStage(const ServingContext &x, int stage, const GpuConfig &gpu)
 {
     const auto &m = x.m;
@@ -79,26 +82,41 @@ ServingPlan planStage(const ServingContext &x, int stage, const GpuConfig &gpu)
     const int64_t moeLayers = m.isMoe() ? m.moeLayersIn(st.from, st.from + st.layers) : 0;
     const int64_t denseLayers = st.layers - moeLayers;
 
-    // Weights.
-    const WeightList main = layerWeights(m);
-    const double mainBytes = layerWeightBytes(x, main, gpu);
+    // Weights (a vision-language model's tower on the first stage).
+    const bool plan = m.hasLayerPlan();
     double weights = globalWeightBytes(x, st) + ropeCacheBytes(x);
-    if (m.isMoe()) {
-        const WeightList dense = layerWeights(m, LayerKind::Dense);
-        weights += mainBytes * double(moeLayers) + layerWeightBytes(x, dense, gpu) * double(denseLayers);
+    if (plan) {
+        weights += kindsWeightBytes(x, st, gpu);
     } else {
-        weights += mainBytes * double(st.layers);
+        const WeightList main = layerWeights(m);
+        const double mainBytes = layerWeightBytes(x, main, gpu);
+        if (m.isMoe()) {
+            const WeightList dense = layerWeights(m, LayerKind::Dense);
+            weights += mainBytes * double(moeLayers) +
+                       layerWeightBytes(x, dense, gpu) * double(denseLayers);
+        } else {
+            weights += mainBytes * double(st.layers);
+        }
     }
-    p.weightsBytes = weights;
+    p.weightsBytes = weights + visionWeightBytes(x, st);
 
-    // KV layout: full-attention and sliding-window layers of this stage (spread evenly).
+    // KV layout: full-attention and sliding-window layers of this stage (spread evenly); with
+    // layer kinds, only the layers that attend, and the recurrent state of the others.
     const bool hf = r.engine == ServingEngine::Transformers;
-    const double perLayer = kvPerTokenPerLayer(x, hf);
+    double perLayer = kvPerTokenPerLayer(x, hf);
     const double slidingShare =
         m.slidingWindow > 0 && m.layers > 0 ? double(m.slidingLayers) / double(m.layers) : 0.0;
-    const int64_t sliding = std::llround(slidingShare * double(st.layers));
-    const int64_t full = st.layers - sliding;
-    p.kvBytesPerToken = perLayer * double(st.layers);
+    int64_t sliding = std::llround(slidingShare * double(st.layers));
+    int64_t full = st.layers - sliding;
+    StageCache cache;
+    if (plan) {
+        cache = stageCache(x, st, hf);
+        perLayer = cache.kvPerLayer;
+        sliding = cache.sliding;
+        full = cache.full;
+        p.stateBytesPerSequence = cache.statePerSequence;
+    }
+    p.kvBytesPerToken = perLayer * double(plan ? full + sliding : st.layers);
 
     p.cudaTotalBytes = cudaTotalBytes(gpu);
     const double tp = x.tp;
@@ -117,7 +135,8 @@ ServingPlan planStage(const ServingContext &x, int stage, const GpuConfig &gpu)
                                   ? double(x.s.serving.maxModelLen)
                                   : prompt + double(x.s.serving.maxNewTokens);
         const double window = m.slidingWindow > 0 ? std::min(length, double(m.slidingWindow)) : length;
-        p.kvCacheBytes = batch * perLayer * (double(full) * length + double(sliding) * window);
+        p.kvCacheBytes = batch * perLayer * (double(full) * length + double(sliding) * window) +
+                         batch * cache.statePerSequence;
         p.kvCacheTokens = toCount(batch * length);
         p.maxConcurrency = batch;
         p.activationBytes = activationPeak(x, batch * prompt, batch, st.last, true);
@@ -157,6 +176,18 @@ ServingPlan planStage(const ServingContext &x, int stage, const GpuConfig &gpu)
                                            st.last, false);
         p.nonTorchBytes = nonTorch;
         available = p.budgetBytes - p.weightsBytes;
+    }
+
+    if (cache.state > 0) {
+        if (available <= 0) {
+            p.kvCacheBytes = finite(available);
+            p.status = ServingStatus::NoKvMemory;
+            return p;
+        }
+        planRecurrentCache(x, cache, available, p);
+        if (p.maxConcurrency < 1.0)
+            p.status = ServingStatus::BelowOneRequest;
+        return p;
     }
 
     // Whole blocks. vLLM's hybrid allocator (v1/core/kv_cache_utils.py) puts full-attention

@@ -46,6 +46,30 @@ double contextBytes(const GpuConfig &gpu);
 double cudaGraphBytes(const ServingContext &x, int64_t stageLayers);
 double cudaGraphEstimate(const ServingContext &x, int64_t stageLayers);
 
+// Bytes one token takes in one attention layer's KV cache on this GPU (serving_plan.cpp);
+// hfCache: transformers' cache (MLA decompressed).
+double kvPerTokenPerLayer(const ServingContext &x, bool hfCache);
+
+// A stage of a model with layer kinds (recurrent_state.cpp): how many of its layers keep a full
+// KV cache, a sliding-window one, a recurrent state; one token's KV in an attention layer (the
+// average over them); one sequence's state in a recurrent layer (the largest) and in all.
+struct StageCache
+{
+    int64_t full = 0, sliding = 0, state = 0;
+    double kvPerLayer = 0;
+    double statePerLayer = 0;
+    double statePerSequence = 0;
+};
+StageCache stageCache(const ServingContext &x, const StageShape &st, bool hfCache);
+double layerStateBytes(const ServingContext &x, Mixer mixer);
+// The engine's cache of such a stage from `available` bytes: vLLM's hybrid allocator or SGLang's
+// state and KV pools; fills p's blocks, tokens, concurrency and longest request.
+void planRecurrentCache(const ServingContext &x, const StageCache &cache, double available,
+                        ServingPlan &p);
+// The stage's layers by kind, and the vision tower on the first stage, as the engine loads them.
+double kindsWeightBytes(const ServingContext &x, const StageShape &st, const GpuConfig &gpu);
+double visionWeightBytes(const ServingContext &x, const StageShape &st);
+
 // vLLM V1 keeps what its profiling could not see outside PyTorch: cuBLAS/cuBLASLt workspaces
 // and kernels loaded during the profile, and with TP the NCCL communicator and custom
 // all-reduce buffers. Published "non_torch_memory" figures: 0.16-0.35 GiB on one GPU
