@@ -6,6 +6,7 @@
 #include "advice/solvers.h"
 #include "catalog.h"
 #include "estimate.h"
+#include "formats/checkpoint_folder.h"
 #include "formats/enum_names.h"
 #include "formats/estimate_json.h"
 #include "formats/numeric_fields.h"
@@ -14,6 +15,8 @@
 #include "model/model_weights.h"
 
 #include <cmath>
+#include <filesystem>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -50,10 +53,24 @@ int commandParams(const Options &o)
 {
     const std::string path = oneFile(o, "params");
     const std::string name = path == "-" ? "<stdin>" : path;
-    auto parsedJson = hfJsonFromText(readInput(path));
-    if (!parsedJson)
-        fail(name, parsedJson.error);
-    const nlohmann::json &config = *parsedJson.value;
+    // A checkpoint folder: its config.json, and its tensors counted from the safetensors
+    // headers (or its index's totals).
+    std::error_code ec;
+    std::optional<Checkpoint> checkpoint;
+    if (path != "-" && std::filesystem::is_directory(path, ec)) {
+        auto read = readCheckpointFolder(path);
+        if (!read)
+            fail("", read.error);
+        checkpoint = std::move(*read.value);
+    }
+    nlohmann::json configJson;
+    if (!checkpoint) {
+        auto parsedJson = hfJsonFromText(readInput(path));
+        if (!parsedJson)
+            fail(name, parsedJson.error);
+        configJson = std::move(*parsedJson.value);
+    }
+    const nlohmann::json &config = checkpoint ? checkpoint->config : configJson;
     auto fields = modelFieldsFromHfConfig(config, "config");
     if (!fields)
         fail(name, fields.error);
@@ -100,6 +117,23 @@ int commandParams(const Options &o)
                                    {"total", c.total + extras.total()}};
     if (const std::string note = hfLeftOut(config); !note.empty())
         out["left_out"] = note;
+    if (m.family == Family::Generic)
+        out["generic"] = "model_type '" + m.hfModelType +
+                         "' is not one vramplan knows: counted as a generic decoder from the "
+                         "config's standard fields";
+    if (checkpoint) {
+        nlohmann::json held = {{"total", checkpoint->total},
+                               {"bytes", checkpoint->bytes},
+                               {"exact", checkpoint->exact},
+                               {"source", checkpoint->source},
+                               {"tensors", checkpoint->tensors.size()},
+                               {"agrees_with_config",
+                                checkpoint->total == c.total ||
+                                    checkpoint->total == c.total + extras.total()}};
+        if (checkpoint->exact)
+            held["parts"] = checkpointPartsJson(checkpoint->parts);
+        out["checkpoint"] = held;
+    }
     std::cout << out.dump(2) << '\n';
     return 0;
 }

@@ -66,6 +66,15 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
         e.warnings.push_back({WarningCode::OffloadParametersNeedsZero3});
     if (p.fsdpFloat8AllGather && !fsdpFloat8AllGatherApplies(s))
         e.warnings.push_back({WarningCode::Float8AllGatherIgnored});
+    if (s.model.family == Family::Generic)
+        e.warnings.push_back({WarningCode::GenericModel});
+    if (s.model.checkpointParameters > 0 && s.model.family != Family::Generic) {
+        const double modelled = double(e.parameters.total);
+        const double extras = double(checkpointExtras(s.model).total());
+        const double held = double(s.model.checkpointParameters);
+        if (held != modelled && held != modelled + extras)
+            e.warnings.push_back({WarningCode::CheckpointDiffers, held, modelled});
+    }
     if (t.vision.present()) {
         const ImagePatches image = imagePatches(s.model, t.vision);
         const double tokens = image.tokens * double(t.vision.imagesPerSample);

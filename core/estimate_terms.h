@@ -121,6 +121,8 @@ enum class WarningCode
     // or (value2 0) images for a model without a vision tower
     ImageTokensBeyondSequence,
     VisionInputsWithoutTower,
+    GenericModel,      // a model_type vramplan was not taught, planned from standard fields
+    CheckpointDiffers, // value: the checkpoint's tensors, value2: what the layers count
 };
 
 struct Warning

@@ -334,6 +334,11 @@ struct ModelConfig
     int64_t stateElementBytes = 0;
     IndexerConfig indexer;
     VisionConfig vision;
+    // A model planned generically (family generic): its config's model_type, for messages.
+    std::string hfModelType;
+    // The parameters a checkpoint folder's tensors hold (model.checkpoint), 0 when not read;
+    // what the modelled layers leave out of it is estimated as parameters of its own.
+    int64_t checkpointParameters = 0;
 
     bool isMoe() const { return moe.experts > 0; }
     bool isMla() const { return mla.kvLoraRank > 0; }

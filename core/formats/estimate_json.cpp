@@ -116,6 +116,14 @@ std::string warningText(const Warning &w)
         return "the images of a sample make " + std::to_string(int64_t(w.value)) +
                " image tokens, more than the sequence of " + std::to_string(int64_t(w.value2)) +
                " tokens that holds them; raise training.sequence_length";
+    case WarningCode::GenericModel:
+        return "model_type is not one vramplan knows: planned as a generic decoder (attention, "
+               "a gated MLP and RMSNorms from the config's standard fields, any checkpoint "
+               "tensors beyond them as parameters of their own); items are marked generic";
+    case WarningCode::CheckpointDiffers:
+        return "the checkpoint's tensors hold " + std::to_string(int64_t(w.value)) +
+               " parameters, the model's layers " + std::to_string(int64_t(w.value2)) +
+               ": some tensors are not modelled";
     case WarningCode::VisionInputsWithoutTower:
         return "training.vision gives images, but the model has no vision tower vramplan counts; "
                "they are ignored";
@@ -141,6 +149,9 @@ nlohmann::json estimateToJson(const Estimate &e, const Scenario &s)
                          {"source", item.source},
                          {"at_peak", item.aliveIn(e.peak.phase)},
                          {"outside_allocator", item.outsideAllocator}});
+        // A model planned generically (SPEC §3 layer kinds): every term rests on it.
+        if (s.model.family == Family::Generic)
+            items.back()["generic"] = true;
     }
     json timeline = json::array();
     for (const auto &ph : e.phases) {

@@ -82,6 +82,8 @@ bool readLayerKinds(JsonReader &r, ModelConfig &m, std::string &error)
     r.boolean("value_norm", m.valueNorm);
     r.integer("short_conv_kernel", m.shortConvKernel, 1, 64);
     r.integer("state_element_bytes", m.stateElementBytes, 0, 8);
+    r.string("hf_model_type", m.hfModelType, 200);
+    r.integer("checkpoint_parameters", m.checkpointParameters, 0, int64_t(1) << 50);
     if (const json *la = r.object("linear_attention")) {
         JsonReader lr(*la, "model.linear_attention", error);
         lr.integer("key_heads", m.linear.keyHeads, 0, maxHeads);
@@ -200,6 +202,10 @@ void writeLayerKinds(const ModelConfig &m, json &model)
         model["short_conv_kernel"] = m.shortConvKernel;
     if (m.stateElementBytes > 0)
         model["state_element_bytes"] = m.stateElementBytes;
+    if (!m.hfModelType.empty())
+        model["hf_model_type"] = m.hfModelType;
+    if (m.checkpointParameters > 0)
+        model["checkpoint_parameters"] = m.checkpointParameters;
     if (m.linear.keyHeads > 0)
         model["linear_attention"] = {{"key_heads", m.linear.keyHeads},
                                      {"value_heads", m.linear.valueHeads},

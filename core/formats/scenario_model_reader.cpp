@@ -4,6 +4,7 @@
 #include "formats/scenario_json.h"
 
 #include "catalog.h"
+#include "formats/checkpoint_folder.h"
 #include "formats/json_reader.h"
 #include "formats/scenario_readers.h"
 #include "model/hf_config.h"
@@ -47,8 +48,24 @@ Parsed<json> mergedModelFields(const json &model)
         merged = json::object(); // an explicit config replaces the preset's numbers
         merged.update(*fields.value);
     }
+    if (model.contains("checkpoint") && !model["checkpoint"].is_null()) {
+        // A local checkpoint folder: its config's fields and the exact count of its tensors.
+        if (!model["checkpoint"].is_string())
+            return Parsed<json>::fail("model.checkpoint: must be a folder's path, got " +
+                                      describeJson(model["checkpoint"]));
+        const auto folder = model["checkpoint"].get<std::string>();
+        auto checkpoint = readCheckpointFolder(folder);
+        if (!checkpoint)
+            return Parsed<json>::fail("model.checkpoint: " + checkpoint.error);
+        auto fields = modelFieldsFromHfConfig(checkpoint.value->config, folder + "/config.json");
+        if (!fields)
+            return fields;
+        merged = json::object();
+        merged.update(*fields.value);
+        merged["checkpoint_parameters"] = checkpoint.value->total;
+    }
     for (const auto &[key, value] : model.items()) {
-        if (key == "preset" || key == "hf_config")
+        if (key == "preset" || key == "hf_config" || key == "checkpoint")
             continue;
         if (key == "moe" && value.is_object() && merged.contains("moe"))
             merged["moe"].update(value);

@@ -173,10 +173,20 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              {"parallel_block", parallel},
              {"norms_per_layer", newArch || !parallel ? 2 : 1},
              {"positions", r.boolean("alibi", false) ? "alibi" : "rope"}};
+    } else if (r.has("hidden_size") && r.has("num_hidden_layers") && r.has("num_attention_heads") &&
+               r.has("intermediate_size") && r.has("vocab_size")) {
+        // Any other decoder: its standard fields planned as a Llama-like block (attention, a
+        // gated MLP, RMSNorms), said so in the estimate's warnings and marked generic.
+        m = llamaLikeFields(r, "generic", false);
+        m["hf_model_type"] = type;
+        if (r.boolean("attention_bias", false))
+            m["qkv_bias"] = true, m["o_bias"] = true;
     } else {
         return Parsed<json>::fail(path + ".model_type: '" + type +
-                                  "' is not supported (supported: " + supportedHfModelTypes() +
-                                  ")");
+                                  "' is not one vramplan knows (" + supportedHfModelTypes() +
+                                  "), and the config lacks the fields of a generic decoder "
+                                  "(hidden_size, num_hidden_layers, num_attention_heads, "
+                                  "intermediate_size, vocab_size)");
     }
     if (r.ok() && m.contains("kv_heads") && m.contains("attention_heads") &&
         m["kv_heads"].get<int64_t>() > 0 &&

@@ -193,6 +193,25 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
         }
     }
 
+    // --- a generic model's checkpoint tensors beyond its modelled layers (first stage) ---
+    // Trained like the layers in a full fine-tune, frozen in 16 bits under LoRA.
+    if (c.extraParameters > 0) {
+        const double n = c.extraParameters;
+        size.all += n;
+        if (c.full) {
+            paramsTrainable += n * wb / (z3 ? dp : 1.0);
+            trainable += n;
+            const double ob = optimizerBytes(c.t.optimizer, sb, n, 1, 1, false);
+            optimizerElementsBytes += ob;
+            optimizerSharded += ob / (z1 ? dp : 1.0);
+            gradsSharded += n * gb / (z2 ? dp : 1.0);
+            if (master)
+                masterSharded += n * 4 / (z1 ? dp : 1.0);
+        } else {
+            frozenOtherBytes += n * (c.fp32 || c.amp ? 4.0 : 2.0) / (z3 ? dp : 1.0);
+        }
+    }
+
     // --- LoRA adapters ----------------------------------------------------------------------
     double &adapterParamBytes = totals.adapterParamBytes;
     double &adapterGradBytes = totals.adapterGradBytes;

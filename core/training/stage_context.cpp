@@ -61,6 +61,8 @@ StageContext makeContext(const Scenario &s, int stage, const ParameterCounts &co
     StageContext c{s, s.model, s.training, s.parallelism, counts, layers.globals, shared};
     if (stage == 0 && !layers.vision.empty())
         c.vision = &layers.vision;
+    if (stage == 0 && s.model.family == Family::Generic && s.model.checkpointParameters > counts.total)
+        c.extraParameters = double(s.model.checkpointParameters - counts.total);
     const auto &t = s.training;
     const auto &p = s.parallelism;
     c.training = t.mode == Mode::Train;

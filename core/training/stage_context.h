@@ -70,6 +70,8 @@ struct StageContext
     const WeightList &globals;     // embeddings, final norm, heads
     StageShared *shared = nullptr; // what the stages share (estimate() owns it; never null)
     const WeightList *vision = nullptr; // the vision tower (first stage), or null
+    // A generic model's checkpoint tensors beyond the modelled layers (first stage).
+    double extraParameters = 0;
 
     bool training = true;
     bool full = true;  // full fine-tune (every weight trainable)
