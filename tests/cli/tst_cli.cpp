@@ -207,6 +207,10 @@ private slots:
     void params();
     void paramsBadConfig_data();
     void paramsBadConfig();
+    void paramsGeneric();
+    void paramsCheckpoint_data();
+    void paramsCheckpoint();
+    void paramsBrokenCheckpoint();
 
     void sweepMicroBatch();
     void sweepWithStep();
@@ -332,7 +336,7 @@ void TestCli::badScenario_data()
     row("unknown gpu preset", gpt2With(R"("gpu": {"preset": "rtx-9999"})"),
         {"gpu.preset", "rtx-9999"});
     row("model a string", scenario(R"("model": "gpt2")"), {"model", "object"});
-    row("hf_config of an unknown model_type",
+    row("hf_config of an unknown model_type without the standard fields",
         scenario(R"("model": {"hf_config": {"model_type": "unknown_arch"}})"),
         {"model.hf_config", "unknown_arch"});
 
@@ -699,6 +703,87 @@ void TestCli::params()
     QCOMPARE(out.value(QLatin1String("total")).toInteger(), expectedTotal);
 }
 
+// A model_type vramplan was not taught, with the standard fields: counted as a generic decoder
+// (issue 20), said so in the output.
+void TestCli::paramsGeneric()
+{
+    QJsonObject config = QJsonDocument::fromJson(readAll(dataPath(QStringLiteral(
+                                                     "hf_configs/llama-2-7b.json"))))
+                             .object();
+    config.insert(QLatin1String("model_type"), QStringLiteral("unknown_arch"));
+    const CliResult r =
+        runCli({QStringLiteral("params"), QStringLiteral("-")}, QJsonDocument(config).toJson());
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 0);
+    const QJsonObject out = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(out.value(QLatin1String("total")).toInteger(), qint64(6738415616));
+    QVERIFY(out.value(QLatin1String("generic")).toString().contains(QLatin1String("unknown_arch")));
+    QCOMPARE(out.value(QLatin1String("model")).toObject().value(QLatin1String("family")).toString(),
+             QStringLiteral("generic"));
+}
+
+// A checkpoint folder (tests/data/checkpoints, make_checkpoints.py): the tensors of its
+// safetensors headers counted exactly and sorted into parts, or its index's total.
+void TestCli::paramsCheckpoint_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<qint64>("total");
+    QTest::addColumn<qint64>("held");
+    QTest::addColumn<bool>("exact");
+    QTest::addColumn<bool>("agrees");
+    QTest::addColumn<qint64>("other");
+    // 256 x 64 embedding and head, 2 layers of q (64 x 64), k and v (32 x 64 each), o, q/k norms
+    // of 16, a 128-wide SwiGLU and two norms, a final norm: 106,880.
+    QTest::newRow("tiny-qwen3 (two files)") << "tiny-qwen3" << qint64(106880) << qint64(106880)
+                                            << true << true << qint64(0);
+    // The same shapes without q/k norms, planned generically; its extra_proj (64 x 64) is a
+    // tensor no modelled layer holds.
+    QTest::newRow("tiny-brandnew (unknown type)") << "tiny-brandnew" << qint64(106816)
+                                                  << qint64(110912) << true << false
+                                                  << qint64(4096);
+    QTest::newRow("qwen3.5-2b index only") << "qwen3.5-2b-index" << qint64(1881825088)
+                                           << qint64(1881825088) << false << true << qint64(0);
+}
+
+void TestCli::paramsCheckpoint()
+{
+    QFETCH(QString, folder);
+    QFETCH(qint64, total);
+    QFETCH(qint64, held);
+    QFETCH(bool, exact);
+    QFETCH(bool, agrees);
+    QFETCH(qint64, other);
+    const QString path = dataPath(QStringLiteral("checkpoints/") + folder);
+    if (!QFileInfo(path).isDir())
+        QSKIP("fixture not generated (tests/data/checkpoints/make_checkpoints.py)");
+    const CliResult r = runCli({QStringLiteral("params"), path});
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 0);
+    const QJsonObject out = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(out.value(QLatin1String("total")).toInteger(), total);
+    const QJsonObject checkpoint = out.value(QLatin1String("checkpoint")).toObject();
+    QCOMPARE(checkpoint.value(QLatin1String("total")).toInteger(), held);
+    QCOMPARE(checkpoint.value(QLatin1String("exact")).toBool(), exact);
+    QCOMPARE(checkpoint.value(QLatin1String("agrees_with_config")).toBool(), agrees);
+    if (exact)
+        QCOMPARE(checkpoint.value(QLatin1String("parts")).toObject().value(QLatin1String("other"))
+                     .toInteger(),
+                 other);
+}
+
+// A safetensors header that runs past its file: exit 2, one line naming the file.
+void TestCli::paramsBrokenCheckpoint()
+{
+    const QString path = dataPath(QStringLiteral("checkpoints/broken-header"));
+    const CliResult r = runCli({QStringLiteral("params"), path});
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 2);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.contains("broken-header/model.safetensors") &&
+                 r.err.contains("ends inside its safetensors header"),
+             qPrintable(r.describe()));
+}
+
 void TestCli::paramsBadConfig_data()
 {
     QTest::addColumn<QByteArray>("content");
@@ -718,9 +803,12 @@ void TestCli::paramsBadConfig_data()
         return QJsonDocument(o).toJson();
     };
 
-    QTest::newRow("model_type unknown_arch")
-        << llamaWith("model_type", QStringLiteral("unknown_arch")) << false
-        << QStringList{"model_type", "unknown_arch", "gpt2", "llama", "mixtral", "qwen2"};
+    // A type vramplan was not taught is planned generically when the config has the standard
+    // fields (paramsGeneric); without them it is refused with the types it knows.
+    QTest::newRow("model_type unknown_arch without the standard fields")
+        << QByteArray(R"({"model_type": "unknown_arch", "hidden_size": 64})") << false
+        << QStringList{"model_type", "unknown_arch", "gpt2", "llama", "mixtral", "qwen2",
+                       "intermediate_size"};
     QTest::newRow("missing num_hidden_layers")
         << llamaWithout("num_hidden_layers") << false << QStringList{"num_hidden_layers"};
     QTest::newRow("missing model_type")
@@ -737,7 +825,7 @@ void TestCli::paramsBadConfig_data()
     QTest::newRow("empty") << QByteArray() << false << QStringList{};
     // params names stdin "-" where estimate says "<stdin>" (reported; see params()).
     QTest::newRow("stdin: model_type unknown_arch")
-        << llamaWith("model_type", QStringLiteral("unknown_arch")) << true
+        << QByteArray(R"({"model_type": "unknown_arch", "hidden_size": 64})") << true
         << QStringList{"<stdin>", "model_type", "unknown_arch"};
 }
 

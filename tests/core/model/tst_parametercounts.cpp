@@ -280,8 +280,10 @@ void TestParameterCounts::contradictoryConfigs_data()
         << "config.num_experts_per_tok: 6 exceeds n_routed_experts 4";
     QTest::newRow("unsupported model type")
         << R"({"model_type":"mamba"})"
-        << "config.model_type: 'mamba' is not supported (supported: " +
-               QString::fromStdString(supportedHfModelTypes()) + ")";
+        << "config.model_type: 'mamba' is not one vramplan knows (" +
+               QString::fromStdString(supportedHfModelTypes()) +
+               "), and the config lacks the fields of a generic decoder (hidden_size, "
+               "num_hidden_layers, num_attention_heads, intermediate_size, vocab_size)";
     QTest::newRow("text config missing")
         << R"({"model_type":"llama4","vision_config":{}})"
         << "config.text_config: is missing (the text model's config)";
