@@ -1,6 +1,7 @@
 #include "formats/numeric_fields.h"
 
 #include "formats/scenario_json.h"
+#include "model/model_scaling.h"
 
 #include <cmath>
 
@@ -96,6 +97,8 @@ std::string setNumericField(Scenario &s, const NumericField &field, double value
     }
     if (path == "gpu.memory_gib")
         s.gpu.preset.clear();
+    if (path == "model.layers") // the per-layer plan follows the layer count
+        resizeLayers(s.model, s.model.layers);
     return checkScenario(s);
 }
 

@@ -140,6 +140,11 @@ std::string layerKindConsistency(const ModelConfig &m)
         return s.find_first_of(chars) != std::string::npos;
     };
     const std::string &mix = m.layerMixers;
+    for (const auto &[plan, key] : {std::pair{&m.layerMixers, "layer_types"},
+                                    std::pair{&m.layerMlps, "mlp_types"}})
+        if (!plan->empty() && int64_t(plan->size()) != m.layers)
+            return std::string("model.") + key + ": names " + std::to_string(plan->size()) +
+                   " layers, but model.layers is " + std::to_string(m.layers);
     if (has(mix, "l")) {
         const auto &la = m.linear;
         if (la.keyHeads <= 0 || la.valueHeads <= 0)

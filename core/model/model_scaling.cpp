@@ -21,7 +21,7 @@ ModelConfig scaled(const ModelConfig &base, double k)
     m.headDim = headDim;
     m.hiddenSize = std::max<int64_t>(1, base.hiddenSize * m.attentionHeads /
                                             std::max<int64_t>(1, base.attentionHeads));
-    m.layers = std::clamp<int64_t>(std::llround(double(base.layers) * k), 1, 2048);
+    resizeLayers(m, std::clamp<int64_t>(std::llround(double(base.layers) * k), 1, 2048));
     const double widthRatio = double(m.hiddenSize) / double(std::max<int64_t>(1, base.hiddenSize));
     m.ffnHiddenSize = std::clamp<int64_t>(
         std::llround(double(base.ffnHiddenSize) * widthRatio / 64) * 64, 64, int64_t(1) << 20);
@@ -58,7 +58,7 @@ ModelConfig scaleModel(const ModelConfig &base, double target)
         const double rest = double(c.total - c.layers);
         if (perLayer <= 0)
             continue;
-        m.layers = std::clamp<int64_t>(std::llround((target - rest) / perLayer), 1, 2048);
+        resizeLayers(m, std::clamp<int64_t>(std::llround((target - rest) / perLayer), 1, 2048));
         const double error = std::fabs(double(countParameters(m).total) - target);
         if (error < bestError) {
             bestError = error;
@@ -66,6 +66,24 @@ ModelConfig scaleModel(const ModelConfig &base, double target)
         }
     }
     return best;
+}
+
+void resizeLayers(ModelConfig &m, int64_t layers)
+{
+    const auto repeat = [layers](std::string &plan) {
+        if (plan.empty() || int64_t(plan.size()) == layers)
+            return;
+        const std::string pattern = plan;
+        plan.resize(size_t(std::max<int64_t>(0, layers)));
+        for (size_t i = 0; i < plan.size(); ++i)
+            plan[i] = pattern[i % pattern.size()];
+    };
+    const int64_t slidingBefore = int64_t(std::count(m.layerMixers.begin(), m.layerMixers.end(), 's'));
+    repeat(m.layerMixers);
+    repeat(m.layerMlps);
+    if (slidingBefore > 0)
+        m.slidingLayers = int64_t(std::count(m.layerMixers.begin(), m.layerMixers.end(), 's'));
+    m.layers = layers;
 }
 
 } // namespace vramplan

@@ -12,4 +12,8 @@ namespace vramplan {
 
 ModelConfig scaleModel(const ModelConfig &base, double targetParameters);
 
+// Sets the layer count; a per-layer plan (layer kinds) repeats its pattern to the new count
+// (Qwen3.5's three Gated DeltaNet layers to one of attention stay three to one).
+void resizeLayers(ModelConfig &model, int64_t layers);
+
 } // namespace vramplan

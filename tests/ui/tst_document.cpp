@@ -238,9 +238,21 @@ void TestDocument::importHfConfig()
     QVERIFY(!w.importHfConfig(bad));
     const QString message = w.statusBar()->currentMessage();
     QVERIFY2(message.startsWith(
-                 QStringLiteral("config.json: config.model_type: 'mamba' is not supported")),
+                 QStringLiteral("config.json: config.model_type: 'mamba' is not one vramplan "
+                                "knows")),
              qPrintable(message));
     QCOMPARE(dump(w.scenario()), dump(defaultScenario()));
+
+    // A checkpoint folder (a directory): its config and the count of its tensors, one undo step.
+    QVERIFY(w.importHfConfig(test::dataPath(QStringLiteral("checkpoints/tiny-qwen3"))));
+    QCOMPARE(w.scenario().model.hiddenSize, int64_t(64));
+    QCOMPARE(w.scenario().model.checkpointParameters, int64_t(106880));
+    w.undoStack()->undo();
+    QCOMPARE(dump(w.scenario()), dump(defaultScenario()));
+    const QString broken = test::dataPath(QStringLiteral("checkpoints/broken-header"));
+    QVERIFY(!w.importHfConfig(broken));
+    QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String("safetensors header")),
+             qPrintable(w.statusBar()->currentMessage()));
 }
 
 void TestDocument::exportsParse_data()

@@ -40,6 +40,13 @@ QStringList Dialogs::openFileNames(QWidget *parent, const QString &caption, cons
     return QFileDialog::getOpenFileNames(parent, caption, folder, filter);
 }
 
+QString Dialogs::existingDirectory(QWidget *parent, const QString &caption, const QString &folder)
+{
+    if (scripted())
+        return {};
+    return QFileDialog::getExistingDirectory(parent, caption, folder);
+}
+
 QString Dialogs::saveFileName(QWidget *parent, const QString &caption, const QString &suggested,
                               const QString &filter)
 {

@@ -26,6 +26,8 @@ public:
                                 const QString &filter);
     static QStringList openFileNames(QWidget *parent, const QString &caption, const QString &folder,
                                      const QString &filter);
+    static QString existingDirectory(QWidget *parent, const QString &caption,
+                                     const QString &folder);
     static QString saveFileName(QWidget *parent, const QString &caption, const QString &suggested,
                                 const QString &filter);
     // Save, Discard or Cancel.

@@ -69,6 +69,12 @@ void FileActions::addTo(QMenu *file)
         if (!path.isEmpty())
             importHfConfig(path);
     });
+    file->addAction(tr("Import Checkpoint &Folder..."), this, [this] {
+        const QString path = Dialogs::existingDirectory(
+            m_window, tr("Import a checkpoint folder (config.json and safetensors)"), QString());
+        if (!path.isEmpty())
+            importHfConfig(path);
+    });
 }
 
 void FileActions::newDocument()
@@ -128,7 +134,8 @@ bool FileActions::saveAs()
 
 bool FileActions::importHfConfig(const QString &path)
 {
-    auto model = readHfConfigFile(path);
+    // A folder is a checkpoint (its config.json and the tensors its safetensors headers list).
+    auto model = QFileInfo(path).isDir() ? readCheckpointFolderModel(path) : readHfConfigFile(path);
     if (!model) {
         Dialogs::problem(m_window, tr("Cannot import the config"),
                          QString::fromStdString(model.error));

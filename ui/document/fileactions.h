@@ -32,6 +32,7 @@ public:
     bool saveTo(const QString &path);
     bool save();
     bool saveAs();
+    // A config.json, or a checkpoint folder (config.json with safetensors headers or an index).
     bool importHfConfig(const QString &path);
     // A scenario file opens; any other file is taken for a Hugging Face config.json.
     void openDropped(const QList<QUrl> &urls);

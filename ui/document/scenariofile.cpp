@@ -1,5 +1,6 @@
 #include "document/scenariofile.h"
 
+#include "formats/checkpoint_folder.h"
 #include "model/hf_config.h"
 #include "formats/scenario_json.h"
 
@@ -78,6 +79,22 @@ Parsed<ModelConfig> readHfConfigFile(const QString &path)
     auto fields = modelFieldsFromHfConfig(*json.value, "config");
     if (!fields)
         return Parsed<ModelConfig>::fail(name + ": " + fields.error);
+    auto scenario = scenarioFromJson({{"format", "vramplan-scenario"}, {"model", *fields.value}});
+    if (!scenario)
+        return Parsed<ModelConfig>::fail(name + ": " + scenario.error);
+    return Parsed<ModelConfig>::ok(scenario.value->model);
+}
+
+Parsed<ModelConfig> readCheckpointFolderModel(const QString &path)
+{
+    const std::string name = QFileInfo(path).fileName().toStdString();
+    auto checkpoint = readCheckpointFolder(QFileInfo(path).absoluteFilePath().toStdString());
+    if (!checkpoint)
+        return Parsed<ModelConfig>::fail(checkpoint.error);
+    auto fields = modelFieldsFromHfConfig(checkpoint.value->config, name + "/config.json");
+    if (!fields)
+        return Parsed<ModelConfig>::fail(fields.error);
+    (*fields.value)["checkpoint_parameters"] = checkpoint.value->total;
     auto scenario = scenarioFromJson({{"format", "vramplan-scenario"}, {"model", *fields.value}});
     if (!scenario)
         return Parsed<ModelConfig>::fail(name + ": " + scenario.error);

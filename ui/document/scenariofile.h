@@ -20,5 +20,8 @@ QByteArray scenarioFileText(const Scenario &scenario);
 
 // A Hugging Face config.json read into model fields; the error names the file.
 Parsed<ModelConfig> readHfConfigFile(const QString &path);
+// A local checkpoint folder: its config.json read into a model, with the parameters its
+// safetensors headers (or its index) hold (model.checkpoint_parameters).
+Parsed<ModelConfig> readCheckpointFolderModel(const QString &path);
 
 } // namespace vramplan::ui

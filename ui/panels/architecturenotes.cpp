@@ -1,6 +1,10 @@
 #include "panels/architecturenotes.h"
 
+#include "model/model_weights.h"
+
 #include <QCoreApplication>
+
+#include <algorithm>
 
 namespace vramplan::ui {
 namespace {
@@ -15,11 +19,67 @@ QString number(double v)
     return QString::number(v, 'g', 4);
 }
 
+constexpr int mixerKinds = 7; // Mixer's values
+
+// "48 layers: 36 Gated DeltaNet, 12 full attention, MoE 512 experts top 10 + shared": the
+// layer mix of a model with layer kinds.
+QString layerMix(const ModelConfig &m)
+{
+    int64_t counts[mixerKinds] = {};
+    int64_t mlpOnly = 0;
+    for (const auto &kind : layerKindsIn(m, 0, m.layers)) {
+        counts[int(kind.spec.mixer)] += kind.layers;
+        if (kind.spec.mixer == Mixer::None && kind.spec.mlp != LayerMlp::None)
+            mlpOnly += kind.layers;
+    }
+    QStringList parts;
+    const int64_t sliding = std::min(m.slidingLayers, counts[int(Mixer::Attention)]);
+    const auto add = [&](int64_t n, const QString &what) {
+        if (n > 0)
+            parts << QStringLiteral("%1 %2").arg(n).arg(what);
+    };
+    add(counts[int(Mixer::LinearAttention)], tr("Gated DeltaNet"));
+    add(counts[int(Mixer::Mamba)], tr("Mamba2"));
+    add(counts[int(Mixer::ShortConv)], tr("short conv"));
+    add(counts[int(Mixer::AttentionAndMamba)], tr("attention + Mamba2"));
+    add(counts[int(Mixer::Attention)] - sliding,
+        m.indexer.heads > 0 ? tr("sparse attention") : tr("full attention"));
+    add(sliding, tr("sliding-window"));
+    add(counts[int(Mixer::GlobalAttention)], tr("global attention"));
+    add(mlpOnly, tr("MLP-only"));
+    QString text = tr("%1 layers: %2").arg(m.layers).arg(parts.join(QStringLiteral(", ")));
+    if (m.isMoe())
+        text += tr(", MoE %1 experts top %2%3")
+                    .arg(m.moe.experts)
+                    .arg(m.moe.expertsPerToken)
+                    .arg(m.moe.sharedExperts > 0 ? tr(" + shared") : QString());
+    return text;
+}
+
 } // namespace
 
 QStringList architectureNotes(const ModelConfig &m)
 {
     QStringList notes;
+    if (m.family == Family::Generic)
+        notes << tr("Generic decoder (model_type %1): attention and MLP from the standard "
+                    "fields; estimates are generic")
+                     .arg(QString::fromStdString(m.hfModelType));
+    if (m.hasLayerPlan())
+        notes << layerMix(m);
+    if (m.indexer.heads > 0)
+        notes << tr("Sparse-attention indexer: %1 heads of %2, top %3 keys")
+                     .arg(m.indexer.heads)
+                     .arg(m.indexer.headDim)
+                     .arg(m.indexer.topK);
+    if (m.vision.present())
+        notes << tr("Vision tower: %1 blocks of %2 (%3 M parameters)")
+                     .arg(m.vision.depth)
+                     .arg(m.vision.hiddenSize)
+                     .arg(QString::number(double(countParameters(m).vision) / 1e6, 'f', 0));
+    if (m.checkpointParameters > 0)
+        notes << tr("Checkpoint: %1 M parameters in its tensors")
+                     .arg(QString::number(double(m.checkpointParameters) / 1e6, 'f', 1));
     if (m.isMla()) {
         const QString kv =
             tr("MLA: kv rank %1 + rope %2").arg(m.mla.kvLoraRank).arg(m.mla.qkRopeHeadDim);
@@ -55,7 +115,7 @@ QStringList architectureNotes(const ModelConfig &m)
         notes << tr("Soft-capping: logits %1").arg(number(m.finalSoftcap));
     if (m.attentionSinks)
         notes << tr("Attention sinks (a learned logit per head)");
-    if (m.isMoe()) {
+    if (m.isMoe() && !m.hasLayerPlan()) {
         const int64_t routed = m.moeLayersIn(0, m.layers);
         if (routed < m.layers)
             notes << tr("Experts in %1 of %2 layers").arg(routed).arg(m.layers);

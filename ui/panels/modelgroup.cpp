@@ -123,7 +123,7 @@ void ModelGroup::buildArchitecture()
     f->addRow(m_notes);
     form()->addRow(arch);
 
-    connectField(m_layers, [](ModelConfig &m, int v) { m.layers = v; });
+    connectField(m_layers, [](ModelConfig &m, int v) { resizeLayers(m, v); });
     connectField(m_hidden, [](ModelConfig &m, int v) {
         // A head width that followed the hidden size keeps following it.
         if (m.headDim * m.attentionHeads == m.hiddenSize && v % m.attentionHeads == 0)
