@@ -52,24 +52,52 @@ Parsed<std::string> readText(const fs::path &path, uintmax_t limit)
     return Parsed<std::string>::ok(std::move(text));
 }
 
-// One safetensors file's tensors, from its header.
+// The header length a safetensors file's first 8 bytes give (little-endian).
+uint64_t headerLength(std::string_view prefix)
+{
+    uint64_t length = 0;
+    for (int i = 7; i >= 0; --i)
+        length = (length << 8) | uint64_t(static_cast<unsigned char>(prefix[size_t(i)]));
+    return length;
+}
+
+// One safetensors file's tensors, from its header (read from the file's beginning only).
 std::string readSafetensorsHeader(const fs::path &path, std::vector<CheckpointTensor> &out)
 {
     const std::string name = path.filename().string();
     std::ifstream in(path, std::ios::binary);
-    std::array<unsigned char, 8> prefix{};
-    if (!in.read(reinterpret_cast<char *>(prefix.data()), 8))
+    std::string start(8, '\0');
+    if (!in.read(start.data(), 8))
         return name + ": shorter than a safetensors header";
-    uint64_t length = 0;
-    for (int i = 7; i >= 0; --i)
-        length = (length << 8) | prefix[size_t(i)];
+    const uint64_t length = headerLength(start);
+    if (length >= 2 && length <= maxHeaderBytes) {
+        start.resize(8 + length);
+        if (!in.read(start.data() + 8, std::streamsize(length)))
+            return name + ": the file ends inside its safetensors header";
+    }
+    return safetensorsTensors(start, name, out);
+}
+
+bool contains(const std::string &name, std::initializer_list<const char *> parts)
+{
+    return std::any_of(parts.begin(), parts.end(),
+                       [&](const char *p) { return name.find(p) != std::string::npos; });
+}
+
+} // namespace
+
+std::string safetensorsTensors(std::string_view start, const std::string &name,
+                               std::vector<CheckpointTensor> &out)
+{
+    if (start.size() < 8)
+        return name + ": shorter than a safetensors header";
+    const uint64_t length = headerLength(start);
     if (length < 2 || length > maxHeaderBytes)
         return name + ": header length " + std::to_string(length) +
                " is not that of a safetensors file (at most 100 MiB)";
-    std::string text(length, '\0');
-    if (!in.read(text.data(), std::streamsize(length)))
+    if (start.size() - 8 < length)
         return name + ": the file ends inside its safetensors header";
-    auto header = jsonFromText(text);
+    auto header = jsonFromText(start.substr(8, size_t(length)));
     if (!header)
         return name + ": header: " + header.error;
     if (!header.value->is_object())
@@ -99,14 +127,6 @@ std::string readSafetensorsHeader(const fs::path &path, std::vector<CheckpointTe
     }
     return {};
 }
-
-bool contains(const std::string &name, std::initializer_list<const char *> parts)
-{
-    return std::any_of(parts.begin(), parts.end(),
-                       [&](const char *p) { return name.find(p) != std::string::npos; });
-}
-
-} // namespace
 
 CheckpointParts classifyTensors(const std::vector<CheckpointTensor> &tensors)
 {

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vramplan {
@@ -43,6 +44,10 @@ struct Checkpoint
     CheckpointParts parts;
 };
 
+// The tensors a safetensors file's beginning (its 8-byte length and JSON header) lists, added
+// to `out`; "" or the problem, naming `name`.
+std::string safetensorsTensors(std::string_view start, const std::string &name,
+                               std::vector<CheckpointTensor> &out);
 // Reads `folder`; errors name the file and what is wrong with it.
 Parsed<Checkpoint> readCheckpointFolder(const std::string &folder);
 // The part of the model a tensor name places it in ("model.layers.3.mlp.experts.7.up_proj.weight"

@@ -141,7 +141,7 @@ json qwenHybridText(HfReader &r, const std::string &family, bool tiedByDefault)
             mlps += !only && (i + 1) % step == 0 ? 'e' : 'd';
         }
     } else {
-        mlps.assign(size_t(layers), 'd');
+        mlps.assign(layerSlots(layers), 'd');
     }
     m["mlp_types"] = mlpList(mlps);
     // vLLM keeps Qwen3.5's recurrent state in mamba_ssm_dtype (float32 in every official config;
@@ -179,7 +179,7 @@ json lfm2Fields(HfReader &r)
             mixers += t == "conv" ? 'c' : 'a';
         }
     } else {
-        mixers.assign(size_t(layers), 'c');
+        mixers.assign(layerSlots(layers), 'c');
         for (const auto &i : r.config().value("full_attn_idxs", json::array()))
             if (i.is_number_integer() && i.get<int64_t>() >= 0 && i.get<int64_t>() < layers)
                 mixers[size_t(i.get<int64_t>())] = 'a';
@@ -198,7 +198,7 @@ json lfm2Fields(HfReader &r)
             {"qk_norm", "head"},
             {"short_conv_kernel", r.integer({"conv_L_cache"}, 3)},
             {"layer_types", mixerList(mixers)},
-            {"mlp_types", mlpList(std::string(size_t(layers), 'd'))}};
+            {"mlp_types", mlpList(std::string(layerSlots(layers), 'd'))}};
 }
 
 } // namespace

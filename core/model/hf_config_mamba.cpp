@@ -147,7 +147,7 @@ json graniteHybridFields(HfReader &r)
         mixers += t == "mamba" ? 'm' : 'a';
     }
     if (mixers.empty())
-        mixers.assign(size_t(layers), 'a');
+        mixers.assign(layerSlots(layers), 'a');
     json m = {{"family", "granitemoehybrid"},
               {"layers", layers},
               {"hidden_size", h},
@@ -158,7 +158,7 @@ json graniteHybridFields(HfReader &r)
               {"max_positions", r.integer({"max_position_embeddings"}, 4096)},
               {"tied_embeddings", r.boolean("tie_word_embeddings", true)},
               {"layer_types", mixerList(mixers)},
-              {"mlp_types", mlpList(std::string(size_t(layers), experts > 0 ? 'e' : 'd'))}};
+              {"mlp_types", mlpList(std::string(layerSlots(layers), experts > 0 ? 'e' : 'd'))}};
     if (r.boolean("attention_bias", false))
         m["qkv_bias"] = true, m["o_bias"] = true;
     if (mixers.find('m') != std::string::npos) {
@@ -192,8 +192,8 @@ json falconH1Fields(HfReader &r)
         m["qkv_bias"] = true, m["o_bias"] = true;
     if (r.boolean("mlp_bias", false))
         m["bias"] = true;
-    m["layer_types"] = mixerList(std::string(size_t(layers), 'p'));
-    m["mlp_types"] = mlpList(std::string(size_t(layers), 'd'));
+    m["layer_types"] = mixerList(std::string(layerSlots(layers), 'p'));
+    m["mlp_types"] = mlpList(std::string(layerSlots(layers), 'd'));
     const MambaKeys keys{"mamba_n_heads",  "mamba_d_head", "mamba_d_state",   "mamba_n_groups",
                          "mamba_d_conv",   "mamba_chunk_size", "mamba_conv_bias",
                          "mamba_proj_bias"};

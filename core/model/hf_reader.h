@@ -163,6 +163,13 @@ extern const std::initializer_list<const char *> newerHfModelTypes;
 bool hybridModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,
                        nlohmann::json &m);
 extern const std::initializer_list<const char *> hybridHfModelTypes;
+// How many per-layer entries to build for `layers` read from a config: none where the read
+// failed (the reader holds the error) or the count is absurd.
+inline size_t layerSlots(int64_t layers)
+{
+    return layers > 0 && layers <= (int64_t(1) << 20) ? size_t(layers) : 0;
+}
+
 // Per-layer lists of hybrid configs (hf_config_hybrid.cpp): config[key] as one string per layer
 // (`layers` < 0: any length), and layer characters into `layer_types` / `mlp_types` names.
 std::vector<std::string> perLayerList(HfReader &r, const char *key, int64_t layers);

@@ -1,6 +1,8 @@
-// Fuzzing the two parsers that read outside input, and the estimate behind them:
-//   - scenarioFromText (a *.vramplan.json file, SPEC §3), and
-//   - modelFieldsFromHfConfig (a Hugging Face config.json) after nlohmann::json::parse.
+// Fuzzing the parsers that read outside input, and the estimate behind them:
+//   - scenarioFromText (a *.vramplan.json file, SPEC §3),
+//   - modelFieldsFromHfConfig (a Hugging Face config.json) after nlohmann::json::parse, and
+//   - safetensorsTensors (a checkpoint's safetensors header, the input as its JSON header and as
+//     the file's raw beginning), with classifyTensors on what it lists.
 // Every scenario that parses is estimated, and the estimate must hold its invariants: every byte
 // count finite and >= 0, allocated <= reserved <= device, the components summing to the device
 // peak, fits agreeing with the capacity. A violation, a crash, an exception escaping the core or a
@@ -15,6 +17,7 @@
 //     fuzz_scenario_crash.json in the working folder before the check aborts.
 
 #include "estimate.h"
+#include "formats/checkpoint_folder.h"
 #include "formats/estimate_json.h"
 #include "model/hf_config.h"
 #include "model/model_weights.h"
@@ -240,6 +243,36 @@ constexpr std::size_t maxInputBytes = 256 * 1024;
 
 } // namespace
 
+namespace {
+
+// A safetensors header: every listed tensor has a count >= 0, and the parts sum to the total.
+void runSafetensorsHeader(std::string_view text)
+{
+    std::string file(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        file[size_t(i)] = char((uint64_t(text.size()) >> (8 * i)) & 0xff);
+    file.append(text);
+    for (const std::string_view start : {std::string_view(file), text}) {
+        std::vector<CheckpointTensor> tensors;
+        const std::string problem = safetensorsTensors(start, "fuzz.safetensors", tensors);
+        int64_t total = 0;
+        for (const auto &t : tensors) {
+            if (t.elements < 0)
+                violated("a safetensors tensor with a negative count", t.name);
+            total += t.elements;
+        }
+        const CheckpointParts p = classifyTensors(tensors);
+        const int64_t parts = p.embedding + p.outputHead + p.attention + p.linearAttention +
+                              p.mamba + p.shortConv + p.mlp + p.routedExperts +
+                              p.sharedExperts + p.router + p.norms + p.vision + p.mtp + p.other;
+        if (parts != total)
+            violated("the checkpoint's parts do not sum to its total");
+        (void)problem;
+    }
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char *>(data),
@@ -248,6 +281,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     try {
         runScenarioText(text);
         runHfConfig(text);
+        runSafetensorsHeader(text);
     } catch (const std::exception &e) {
         violated("an exception escaped the core", e.what());
     }
@@ -260,6 +294,14 @@ namespace {
 
 // Seeds that exist without any corpus folder: a full scenario, edge layouts, and HF configs.
 const char *const builtinSeeds[] = {
+    // A checkpoint's safetensors header (formats/checkpoint_folder.cpp).
+    R"({"model.embed_tokens.weight": {"dtype": "BF16", "shape": [256, 64],
+         "data_offsets": [0, 32768]},
+        "model.layers.0.mlp.experts.0.up_proj.weight": {"dtype": "F8_E4M3", "shape": [128, 64],
+         "data_offsets": [32768, 40960]},
+        "model.layers.0.linear_attn.conv1d.weight": {"dtype": "BF16", "shape": [96, 1, 4],
+         "data_offsets": [40960, 41728]},
+        "__metadata__": {"format": "pt"}})",
     // Every field of the 2024-2026 layouts (MLA, routed and shared experts, dense first
     // layers, q/k norms, sliding windows, soft-capping, sinks), with expert parallelism.
     R"({"format": "vramplan-scenario", "version": 1,
