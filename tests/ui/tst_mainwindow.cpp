@@ -619,13 +619,20 @@ void TestMainWindow::typingNarrowsThePresets_data()
         << QStringList{"DeepSeek-V2-Lite (15.7 B, 2.66 B active)",
                        "DeepSeek-V2 (236B) (236 B, 21.4 B active)",
                        "DeepSeek-V3 (671 B, 37.6 B active)",
-                       "DeepSeek-V3.1 (671 B, 37.6 B active)"};
+                       "DeepSeek-V3.1 (671 B, 37.6 B active)",
+                       "DeepSeek-V3.2 (672 B, 38.4 B active)"};
     QTest::newRow("70b") << "70b"
                          << QStringList{"Llama 2 70B (69.0 B)", "Llama 3.1 70B (70.6 B)",
                                         "Llama 3.3 70B Instruct (70.6 B)"};
-    QTest::newRow("two words") << "qwen moe"
-                               << QStringList{"Qwen3 30B-A3B (30.5 B, 3.35 B active)",
-                                              "Qwen3 235B-A22B (235 B, 22.2 B active)"};
+    QTest::newRow("two words") << "qwen3 a2"
+                               << QStringList{"Qwen3 235B-A22B (235 B, 22.2 B active)"};
+    // Tags beside the name: Gated DeltaNet, Mamba2 or short-convolution layers ("hybrid"), a
+    // vision tower ("vision"). Granite 4.0 Micro is all attention.
+    QTest::newRow("hybrid tag") << "granite hybrid"
+                                << QStringList{"Granite 4.0 H Tiny (6.94 B, 1.47 B active)",
+                                               "Granite 4.0 H Small (32.2 B, 8.80 B active)"};
+    QTest::newRow("vision tag") << "vision 8b"
+                                << QStringList{"Qwen3.5 0.8B (853 M)", "Qwen3-VL 8B (8.77 B)"};
     QTest::newRow("nothing") << "no such model" << QStringList{};
 }
 

@@ -18,8 +18,8 @@
 namespace vramplan::ui {
 namespace {
 
-// What a search matches: name, id and tags ("moe", "mla"), lower case; empty for "Custom" and
-// the family headers, which are not presets.
+// What a search matches: name, id and tags ("moe", "mla", "hybrid", "vision"), lower case;
+// empty for "Custom" and the family headers, which are not presets.
 constexpr int searchRole = Qt::UserRole + 1;
 // A role no item has: the completer's own prefix matching then never marks a row, so the
 // popup opens with nothing highlighted and Down goes to the first match.
@@ -167,6 +167,11 @@ void PresetPicker::fill()
             search += QStringLiteral("\nmoe");
         if (model->isMla())
             search += QStringLiteral("\nmla");
+        // Gated DeltaNet, Mamba2 or short-convolution layers among the attention layers.
+        if (model->layerMixers.find_first_of("lmcp") != std::string::npos)
+            search += QStringLiteral("\nhybrid");
+        if (model->vision.present())
+            search += QStringLiteral("\nvision");
         entries.push_back({familyKey(p.id), name, id, search, total, presetSizeText(*model)});
     }
     std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {

@@ -4,6 +4,7 @@
 // are the shared references' copies in tests/data/hf_configs_2026 (their fidelity in that
 // folder's README); each published figure names its source.
 
+#include "catalog.h"
 #include "formats/enum_names.h"
 #include "formats/scenario_json.h"
 #include "model/hf_config.h"
@@ -11,6 +12,7 @@
 #include "model/model_weights.h"
 #include "testhelpers.h"
 
+#include <QDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -53,6 +55,11 @@ class TestModelKinds : public QObject
 private slots:
     void publishedTotals_data();
     void publishedTotals();
+    void roundedTotals_data();
+    void roundedTotals();
+    void presetsAreTheCheckedConfigs_data();
+    void presetsAreTheCheckedConfigs();
+    void configsInStepWithShared();
     void layerMix_data();
     void layerMix();
     void visionTowers_data();
@@ -135,6 +142,112 @@ void TestModelKinds::publishedTotals()
     QCOMPARE(qint64(c.total), total);
     QCOMPARE(qint64(c.total + checkpointExtras(m).total()), checkpoint);
     QCOMPARE(publishedIsCheckpoint ? checkpoint : total, published);
+}
+
+void TestModelKinds::roundedTotals_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("checkpoint");  // the published figure counts the checkpoint's tensors
+    QTest::addColumn<bool>("textOnly");    // ... or the language model only (Gemma's cards)
+    QTest::addColumn<double>("published"); // as published, in units of `unit`
+    QTest::addColumn<double>("unit");
+    // Where only a rounded figure is published, the count must round to it. Hub pages show the
+    // safetensors total to the nearest billion; Gemma 4's cards count the language model only.
+    QTest::newRow("DeepSeek-V3.2: Hub 685B (MTP, fp8 scales)")
+        << "deepseek-v3.2.json" << true << false << 685.0 << 1e9;
+    QTest::newRow("GLM-5: Hub 754B (MTP)") << "glm-5.json" << true << false << 754.0 << 1e9;
+    QTest::newRow("MiniMax-M2.5: Hub 229B") << "minimax-m2.5.json" << true << false << 229.0 << 1e9;
+    QTest::newRow("Gemma-4-26B-A4B: card 25.2B (text)")
+        << "gemma-4-26b-a4b.json" << false << true << 25.2 << 1e8;
+    QTest::newRow("Gemma-4-31B: card 30.7B (text)")
+        << "gemma-4-31b-it.json" << false << true << 30.7 << 1e8;
+}
+
+void TestModelKinds::roundedTotals()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, checkpoint);
+    QFETCH(bool, textOnly);
+    QFETCH(double, published);
+    QFETCH(double, unit);
+    std::string error;
+    const ModelConfig m = modelOf(file, &error);
+    QVERIFY2(error.empty(), error.c_str());
+    const ParameterCounts c = countParameters(m);
+    double total = double(c.total);
+    if (checkpoint) {
+        const auto config = hfJsonFromText(readFile(dataPath("hf_configs_2026/" + file)));
+        QVERIFY(config);
+        total += double(checkpointExtras(m, hfFp8BlockSize(*config.value)).total());
+    }
+    if (textOnly)
+        total -= double(c.vision);
+    // Rounded to the published figure's last digit (the Hub and the cards round to nearest).
+    QCOMPARE(qint64(std::round(total / unit)), qint64(std::round(published * 1e9 / unit)));
+}
+
+void TestModelKinds::presetsAreTheCheckedConfigs_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("file");
+    const std::pair<const char *, const char *> pairs[] = {
+        {"qwen3.5-0.8b", "qwen3.5-0.8b.json"},
+        {"qwen3.5-2b", "qwen3.5-2b.json"},
+        {"qwen3.5-4b", "qwen3.5-4b.json"},
+        {"qwen3.5-9b", "qwen3.5-9b.json"},
+        {"qwen3.5-27b", "qwen3.5-27b.json"},
+        {"qwen3.5-35b-a3b", "qwen3.5-35b-a3b.json"},
+        {"qwen3.5-122b-a10b", "qwen3.5-122b-a10b.json"},
+        {"qwen3.5-397b-a17b", "qwen3.5-397b-a17b.json"},
+        {"qwen3-next-80b-a3b", "qwen3-next-80b-a3b-thinking.json"},
+        {"deepseek-v3.2", "deepseek-v3.2.json"},
+        {"glm-5", "glm-5.json"},
+        {"minimax-m2.5", "minimax-m2.5.json"},
+        {"nemotron-3-nano-30b-a3b", "nemotron-3-nano-30b-a3b.json"},
+        {"nemotron-3-super-120b-a12b", "nemotron-3-super-120b-a12b.json"},
+        {"granite-4.0-h-small", "granite-4.0-h-small.json"},
+        {"granite-4.0-h-tiny", "granite-4.0-h-tiny.json"},
+        {"granite-4.0-micro", "granite-4.0-micro.json"},
+        {"lfm2-1.2b", "lfm2-1.2b.json"},
+        {"lfm2-2.6b", "lfm2-2.6b.json"},
+        {"gemma-4-26b-a4b", "gemma-4-26b-a4b.json"},
+        {"gemma-4-31b", "gemma-4-31b-it.json"},
+        {"olmo-3-7b", "olmo-3-1025-7b.json"},
+    };
+    for (const auto &[preset, file] : pairs)
+        QTest::newRow(preset) << QString::fromUtf8(preset) << QString::fromUtf8(file);
+}
+
+// The presets of the 2026 families are the configs checked above (the published figures hold
+// for them), with their checkpoint totals beside.
+void TestModelKinds::presetsAreTheCheckedConfigs()
+{
+    QFETCH(QString, preset);
+    QFETCH(QString, file);
+    const Scenario s = parseOrFail(R"({"format":"vramplan-scenario","model":{"preset":")" +
+                                   preset.toStdString() + R"("}})");
+    const ModelConfig checked = modelOf(file);
+    const ParameterCounts a = countParameters(s.model), b = countParameters(checked);
+    QCOMPARE(qint64(a.total), qint64(b.total));
+    QCOMPARE(qint64(a.vision), qint64(b.vision));
+    QCOMPARE(s.model.layerMixers, checked.layerMixers);
+    QCOMPARE(s.model.layerMlps, checked.layerMlps);
+    const ModelPreset *p = Catalog::builtin().preset(preset.toStdString());
+    QVERIFY(p);
+    QVERIFY(!p->name.empty() && p->name != p->id);
+}
+
+// The copies in tests/data/hf_configs_2026 are the shared references' files, byte for byte.
+void TestModelKinds::configsInStepWithShared()
+{
+    const QString shared = QStringLiteral(VRAMPLAN_SHARED_DIR) + "/validation/hf_configs_2026";
+    if (!QDir(shared).exists())
+        QSKIP("../shared/validation/hf_configs_2026 is not beside this checkout");
+    const QStringList files = QDir(shared).entryList({QStringLiteral("*.json")}, QDir::Files);
+    QVERIFY(files.size() >= 24);
+    for (const QString &f : files)
+        QVERIFY2(readFile(shared + "/" + f) == readFile(dataPath("hf_configs_2026/" + f)),
+                 qPrintable(f));
 }
 
 void TestModelKinds::layerMix_data()
