@@ -154,7 +154,9 @@ Estimate estimate(const Scenario &s)
 {
     const ModelLayers layers(s.model);
     const ParameterCounts counts =
-        s.model.hasLayerPlan() || s.model.vision.present()
+        s.model.hasLayerPlan()
+            ? countParameters(s.model, layers.kinds, layers.weights, layers.globals, layers.vision)
+        : s.model.vision.present()
             ? countParameters(s.model)
             : countParameters(s.model, layers.weights[0],
                               layers.weights[layers.kinds.size() - 1], layers.globals);

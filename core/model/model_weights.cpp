@@ -126,16 +126,42 @@ WeightList globalWeights(const ModelConfig &m)
 
 LayerKinds layerKindsIn(const ModelConfig &m, int64_t from, int64_t to)
 {
+    // Called for every estimate and stage: each layer's two plan characters are looked up as
+    // one key among the few seen (a plan repeats a short pattern), and only a new key is
+    // turned into a LayerSpec and matched against the kinds.
     LayerKinds kinds;
+    struct Seen
+    {
+        int key;
+        size_t index;
+    };
+    StaticVector<Seen, 16> seen; // plan key -> index in kinds
+    const auto &mixers = m.layerMixers;
+    const auto &mlps = m.layerMlps;
     for (int64_t i = std::max<int64_t>(0, from); i < std::min(to, m.layers); ++i) {
-        const LayerSpec spec = m.layerSpec(i);
-        auto it = std::find_if(kinds.begin(), kinds.end(),
-                               [&](const LayerKindCount &k) { return k.spec == spec; });
-        if (it != kinds.end())
-            ++it->layers;
-        else
-            kinds.push_back({spec, 1, 0}); // past 8 kinds: dropped() says so
-
+        const size_t at = size_t(i);
+        const int mlpKey = at < mlps.size() ? mlps[at] : (m.isMoeLayer(i) ? 1 : 0);
+        const int key = (at < mixers.size() ? mixers[at] : 0) * 256 + mlpKey;
+        auto hit = std::find_if(seen.begin(), seen.end(),
+                                [key](const Seen &k) { return k.key == key; });
+        size_t index;
+        if (hit != seen.end()) {
+            index = hit->index;
+        } else {
+            const LayerSpec spec = m.layerSpec(i);
+            auto it = std::find_if(kinds.begin(), kinds.end(),
+                                   [&](const LayerKindCount &k) { return k.spec == spec; });
+            if (it == kinds.end()) {
+                const size_t before = kinds.size();
+                kinds.push_back({spec, 0, 0}); // past 8 kinds: dropped() says so
+                if (kinds.size() == before)
+                    continue;
+                it = kinds.end() - 1;
+            }
+            index = size_t(it - kinds.begin());
+            seen.push_back({key, index});
+        }
+        ++kinds[index].layers;
     }
     return kinds;
 }
@@ -153,48 +179,58 @@ void tally(const ModelConfig &m, const WeightList &list, int64_t &all, int64_t &
     }
 }
 
-int64_t visionParameters(const ModelConfig &m)
-{
-    int64_t all = 0, active = 0;
-    tally(m, visionWeights(m), all, active);
-    return all;
-}
-
 } // namespace
 
 ParameterCounts countParameters(const ModelConfig &m)
 {
     const WeightList globals = globalWeights(m);
-    ParameterCounts c;
-    if (!m.hasLayerPlan()) {
-        c = countParameters(m, layerWeights(m), layerWeights(m, LayerKind::Dense), globals);
-    } else {
-        // Hybrid layers: each kind's tensors once, times its layers. perLayer holds the largest
-        // kind (what one gathered layer costs), moeLayers the layers with routed experts.
-        c = countParameters(m, WeightList{}, WeightList{}, globals);
-        c.layers = c.perLayer = c.moeLayers = 0;
-        int64_t activeLayers = 0;
-        for (const auto &kind : layerKindsIn(m, 0, m.layers)) {
-            int64_t all = 0, active = 0;
-            tally(m, layerWeights(m, kind.spec), all, active);
-            c.layers += all * kind.layers;
-            activeLayers += active * kind.layers;
-            c.perLayer = std::max(c.perLayer, all);
-            if (kind.spec.mlp == LayerMlp::Moe)
-                c.moeLayers += kind.layers;
-        }
-        c.perDenseLayer = 0;
-        c.denseLayers = m.layers - c.moeLayers;
-        c.total = c.embedding + c.layers + c.finalNorm + c.outputHead;
-        c.activePerToken = c.embedding + activeLayers + c.finalNorm + c.outputHead;
+    if (m.hasLayerPlan()) {
+        const LayerKinds kinds = layerKindsIn(m, 0, m.layers);
+        std::array<WeightList, 8> weights;
+        for (size_t k = 0; k < kinds.size(); ++k)
+            weights[k] = layerWeights(m, kinds[k].spec);
+        return countParameters(m, kinds, weights, globals, visionWeights(m));
     }
+    ParameterCounts c =
+        countParameters(m, layerWeights(m), layerWeights(m, LayerKind::Dense), globals);
     c.kinds = layerKindsIn(m, 0, m.layers);
     for (auto &kind : c.kinds) {
         int64_t all = 0, active = 0;
         tally(m, layerWeights(m, kind.spec), all, active);
         kind.perLayer = all;
     }
-    c.vision = visionParameters(m);
+    int64_t active = 0;
+    tally(m, visionWeights(m), c.vision, active);
+    c.total += c.vision;
+    return c;
+}
+
+ParameterCounts countParameters(const ModelConfig &m, const LayerKinds &kinds,
+                                const std::array<WeightList, 8> &kindWeights,
+                                const WeightList &globals, const WeightList &vision)
+{
+    // Hybrid layers: each kind's tensors once, times its layers. perLayer holds the largest
+    // kind (what one gathered layer costs), moeLayers the layers with routed experts.
+    ParameterCounts c = countParameters(m, WeightList{}, WeightList{}, globals);
+    c.layers = c.perLayer = c.moeLayers = 0;
+    c.kinds = kinds;
+    int64_t activeLayers = 0;
+    for (size_t k = 0; k < kinds.size(); ++k) {
+        int64_t all = 0, active = 0;
+        tally(m, kindWeights[k], all, active);
+        c.kinds[k].perLayer = all;
+        c.layers += all * kinds[k].layers;
+        activeLayers += active * kinds[k].layers;
+        c.perLayer = std::max(c.perLayer, all);
+        if (kinds[k].spec.mlp == LayerMlp::Moe)
+            c.moeLayers += kinds[k].layers;
+    }
+    c.perDenseLayer = 0;
+    c.denseLayers = m.layers - c.moeLayers;
+    c.total = c.embedding + c.layers + c.finalNorm + c.outputHead;
+    c.activePerToken = c.embedding + activeLayers + c.finalNorm + c.outputHead;
+    int64_t visionActive = 0;
+    tally(m, vision, c.vision, visionActive);
     c.total += c.vision;
     return c;
 }

@@ -9,6 +9,7 @@
 
 #include "static_vector.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -114,6 +115,10 @@ ParameterCounts countParameters(const ModelConfig &model);
 // the dense layer of a MoE model, or the same list as `layer`.
 ParameterCounts countParameters(const ModelConfig &model, const WeightList &layer,
                                 const WeightList &dense, const WeightList &globals);
+// A model with a per-layer plan, from its kinds' lists (layerWeights of each kind, in order).
+ParameterCounts countParameters(const ModelConfig &model, const LayerKinds &kinds,
+                                const std::array<WeightList, 8> &kindWeights,
+                                const WeightList &globals, const WeightList &vision);
 
 // What the checkpoint holds beyond the parameters; fp8BlockSize > 0 for a checkpoint stored
 // in block-scaled fp8 (quantization_config.weight_block_size, DeepSeek-V3: 128 x 128).
