@@ -64,6 +64,7 @@ enum class Family
     Ernie45Moe,
     Qwen25Vl,
     Qwen3Vl,
+    KimiLinear, // Kimi Delta Attention with MLA (NoPE) layers and DeepSeek-V3-style experts
     // A decoder the planner was not taught: read from the standard config fields or a
     // checkpoint's tensors, estimated with the nearest known layer kinds (SPEC: "generic").
     Generic
@@ -202,6 +203,10 @@ struct LinearAttentionConfig
     int64_t keyHeadDim = 128;
     int64_t valueHeadDim = 128;
     int64_t convKernel = 4;
+    // Kimi Delta Attention (Kimi Linear): a decay per key channel from the low-rank f_a/f_b_proj
+    // (h -> value_head_dim -> keys), dt_bias per channel, the output gate from g_a/g_b_proj, and
+    // separate q, k and v convolutions; the state and its kernels are Gated DeltaNet's.
+    bool perChannelGate = false;
 
     int64_t keyWidth() const { return keyHeads * keyHeadDim; }
     int64_t valueWidth() const { return valueHeads * valueHeadDim; }

@@ -26,7 +26,7 @@ VRAMPLAN_ENUM_TABLE(Family, {Family::Gpt2, "gpt2"}, {Family::Bert, "bert"},
                     {Family::Hunyuan, "hunyuan_v1_dense"}, {Family::HunyuanMoe, "hunyuan_v1_moe"},
                     {Family::Ernie45, "ernie4_5"}, {Family::Ernie45Moe, "ernie4_5_moe"},
                     {Family::Qwen25Vl, "qwen2_5_vl"}, {Family::Qwen3Vl, "qwen3_vl"},
-                    {Family::Generic, "generic"})
+                    {Family::KimiLinear, "kimi_linear"}, {Family::Generic, "generic"})
 VRAMPLAN_ENUM_TABLE(Mixer, {Mixer::Attention, "attention"},
                     {Mixer::GlobalAttention, "global_attention"},
                     {Mixer::LinearAttention, "linear_attention"}, {Mixer::Mamba, "mamba"},

@@ -91,6 +91,7 @@ bool readLayerKinds(JsonReader &r, ModelConfig &m, std::string &error)
         lr.integer("key_head_dim", m.linear.keyHeadDim, 1, 4096);
         lr.integer("value_head_dim", m.linear.valueHeadDim, 1, 4096);
         lr.integer("conv_kernel", m.linear.convKernel, 1, 64);
+        lr.boolean("per_channel_gate", m.linear.perChannelGate);
         lr.finish();
     }
     if (const json *mb = r.object("mamba")) {
@@ -211,12 +212,15 @@ void writeLayerKinds(const ModelConfig &m, json &model)
         model["hf_model_type"] = m.hfModelType;
     if (m.checkpointParameters > 0)
         model["checkpoint_parameters"] = m.checkpointParameters;
-    if (m.linear.keyHeads > 0)
+    if (m.linear.keyHeads > 0) {
         model["linear_attention"] = {{"key_heads", m.linear.keyHeads},
                                      {"value_heads", m.linear.valueHeads},
                                      {"key_head_dim", m.linear.keyHeadDim},
                                      {"value_head_dim", m.linear.valueHeadDim},
                                      {"conv_kernel", m.linear.convKernel}};
+        if (m.linear.perChannelGate) // Kimi Delta Attention
+            model["linear_attention"]["per_channel_gate"] = true;
+    }
     if (m.mamba.heads > 0)
         model["mamba"] = {{"heads", m.mamba.heads},         {"head_dim", m.mamba.headDim},
                           {"state_size", m.mamba.stateSize}, {"groups", m.mamba.groups},

@@ -270,9 +270,11 @@ void applyFamilyDefaults(json &m)
         // Llama 4 score experts with a sigmoid; DeepSeek-V3 and GLM-4.5 add a score-correction
         // buffer; gpt-oss's router and experts have biases and it softmaxes the top-k.
         json &moe = m["moe"];
-        const bool sigmoid = is({Family::DeepseekV3, Family::Glm4Moe, Family::Llama4});
+        const bool sigmoid =
+            is({Family::DeepseekV3, Family::Glm4Moe, Family::Llama4, Family::KimiLinear});
         defaultIfMissing(moe, "router", sigmoid ? "sigmoid" : "softmax");
-        defaultIfMissing(moe, "score_correction_bias", is({Family::DeepseekV3, Family::Glm4Moe}));
+        defaultIfMissing(moe, "score_correction_bias",
+                         is({Family::DeepseekV3, Family::Glm4Moe, Family::KimiLinear}));
         defaultIfMissing(moe, "router_bias", family == Family::GptOss);
         defaultIfMissing(moe, "expert_bias", family == Family::GptOss);
     }

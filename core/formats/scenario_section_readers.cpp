@@ -204,6 +204,15 @@ bool checkLayout(const Scenario &s, std::string &error)
     if (s.training.finetune.method != FinetuneMethod::Full &&
         s.training.finetune.loraTargets.empty())
         return fail("training.finetune.lora_targets", "must name at least one layer for LoRA");
+    // Kimi Linear's modeling_kimi.py runs KDA through flash-linear-attention only; transformers'
+    // own torch_chunk_kda keeps pairwise decays per key channel that the GDN torch terms miss.
+    if (s.training.linearKernels == LinearKernels::Torch && m.linear.perChannelGate &&
+        m.layerMixers.find('l') != std::string::npos)
+        return fail("training.linear_kernels",
+                    "torch is not modelled for Kimi Delta Attention: Kimi Linear's "
+                    "modeling_kimi.py has no torch path (it calls flash-linear-attention's "
+                    "chunk_kda), and transformers' torch_chunk_kda keeps chunk x chunk decays per "
+                    "key channel; use fla");
     return true;
 }
 

@@ -100,7 +100,8 @@ Parsed<json> modelFieldsFromHfConfig(const json &config, const std::string &path
              {"pooler", !namesArchitecture(config, "ForMaskedLM")},
              {"hidden_act", hfActivation(r.string("hidden_act", "gelu"))}};
     } else if (hybridModelFields(config, type, r, m)) {
-        // Qwen3-Next, Qwen3.5, Nemotron-H, Granite 4.0-H, LFM2, Falcon-H1 (hf_config_hybrid.cpp)
+        // Qwen3-Next, Qwen3.5, Nemotron-H, Granite 4.0-H, LFM2, Falcon-H1, Kimi Linear
+        // (hf_config_hybrid.cpp, hf_config_kimi.cpp)
     } else if (denseModelFields(config, type, r, m) || moeModelFields(config, type, r, m, path) ||
                multimodalModelFields(config, type, r, m)) {
         // OLMo 3, GLM-4, ChatGLM, InternLM, Hunyuan, ERNIE, DeepSeek-V3.2, GLM-5, MiniMax-M2,

@@ -1,7 +1,8 @@
 // Hugging Face configs of hybrid models, whose layers mix attention with Gated DeltaNet
-// (Qwen3-Next, Qwen3.5), Mamba2 (Nemotron-H, Granite 4.0-H, Falcon-H1) or gated short
-// convolutions (LFM2), read into scenario model fields with per-layer `layer_types` and
-// `mlp_types`. Each key and its default follow the transformers configuration class of the type.
+// (Qwen3-Next, Qwen3.5; Kimi Linear's variant in hf_config_kimi.cpp), Mamba2 (Nemotron-H,
+// Granite 4.0-H, Falcon-H1) or gated short convolutions (LFM2), read into scenario model fields
+// with per-layer `layer_types` and `mlp_types`. Each key and its default follow the transformers
+// configuration class of the type.
 
 #include "model/hf_reader.h"
 
@@ -14,7 +15,7 @@ namespace vramplan {
 
 const std::initializer_list<const char *> hybridHfModelTypes = {
     "qwen3_next", "qwen3_5",  "qwen3_5_text",     "qwen3_5_moe", "qwen3_5_moe_text",
-    "nemotron_h", "granitemoehybrid", "lfm2",     "falcon_h1"};
+    "nemotron_h", "granitemoehybrid", "lfm2",     "falcon_h1",   "kimi_linear"};
 
 using nlohmann::json;
 
@@ -231,6 +232,8 @@ bool hybridModelFields(const json &config, const std::string &type, HfReader &r,
         m = lfm2Fields(r);
     } else if (type == "falcon_h1") {
         m = falconH1Fields(r);
+    } else if (type == "kimi_linear") {
+        m = kimiLinearFields(r); // hf_config_kimi.cpp
     } else {
         return false;
     }

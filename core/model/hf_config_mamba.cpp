@@ -181,8 +181,8 @@ json graniteHybridFields(HfReader &r)
 }
 
 // FalconH1Config: attention and a Mamba2 mixer side by side in every layer, then a SwiGLU MLP;
-// the Mamba inner width is mamba_d_ssm (else mamba_expand * hidden); the gated norm exists only
-// with mamba_rms_norm.
+// the Mamba inner width is mamba_d_ssm (null: mamba_expand * hidden); the gated norm exists only
+// with mamba_rms_norm. FalconH1Model's mup_vector is a non-persistent buffer: no parameter.
 json falconH1Fields(HfReader &r)
 {
     json m = llamaLikeFields(r, "falcon_h1", false);
@@ -197,8 +197,11 @@ json falconH1Fields(HfReader &r)
     const MambaKeys keys{"mamba_n_heads",  "mamba_d_head", "mamba_d_state",   "mamba_n_groups",
                          "mamba_d_conv",   "mamba_chunk_size", "mamba_conv_bias",
                          "mamba_proj_bias"};
+    // FalconH1Config: mamba_d_ssm defaults to 1024; only an explicit null means expand x hidden.
     int64_t inner = int64_t(r.number("mamba_expand", 2) * double(h));
-    if (r.has("mamba_d_ssm") && r.config()["mamba_d_ssm"].is_number_integer())
+    if (!r.config().contains("mamba_d_ssm"))
+        inner = 1024;
+    else if (r.has("mamba_d_ssm"))
         inner = r.integer({"mamba_d_ssm"});
     m["mamba"] = mambaFields(r, keys, inner, r.boolean("mamba_rms_norm", false));
     return m;

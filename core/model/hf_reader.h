@@ -159,7 +159,7 @@ bool newerModelFields(const nlohmann::json &config, const std::string &type, HfR
 extern const std::initializer_list<const char *> newerHfModelTypes;
 
 // The hybrid model types (hf_config_hybrid.cpp): Qwen3-Next, Qwen3.5, Nemotron-H, Granite 4.0-H,
-// LFM2, Falcon-H1. Fills `m` for `type` and returns true, or returns false for another type.
+// LFM2, Falcon-H1, Kimi Linear. Fills `m` for `type` and returns true, or returns false for another type.
 bool hybridModelFields(const nlohmann::json &config, const std::string &type, HfReader &r,
                        nlohmann::json &m);
 extern const std::initializer_list<const char *> hybridHfModelTypes;
@@ -179,6 +179,8 @@ nlohmann::json mlpList(const std::string &mlps);
 nlohmann::json nemotronFields(HfReader &r);
 nlohmann::json graniteHybridFields(HfReader &r);
 nlohmann::json falconH1Fields(HfReader &r);
+// Kimi Linear: Kimi Delta Attention, MLA and DeepSeek-V3-style experts (hf_config_kimi.cpp).
+nlohmann::json kimiLinearFields(HfReader &r);
 
 // Qwen3-VL's vision tower (also Qwen3.5's): vision_config into model.vision fields.
 nlohmann::json qwen3VisionTower(HfReader &r);

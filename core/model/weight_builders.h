@@ -32,8 +32,10 @@ void addMlp(WeightList &out, const ModelConfig &m, int64_t ffn, WeightPlace plac
 // Attention of the mixer kind (softmax attention, Gemma 4's global attention), with its q/k
 // norms, output gate, sinks and DeepSeek's indexer (attention_weights.cpp).
 void addAttentionWeights(WeightList &out, const ModelConfig &m, Mixer mixer);
-// Gated DeltaNet, Mamba2 and LFM2's short convolution (mixer_weights.cpp).
+// Gated DeltaNet (and Kimi Delta Attention), Mamba2 and LFM2's short convolution
+// (mixer_weights.cpp).
 void addLinearAttentionWeights(WeightList &out, const ModelConfig &m);
+void addKimiDeltaWeights(WeightList &out, const ModelConfig &m); // Kimi Delta Attention
 void addMambaWeights(WeightList &out, const ModelConfig &m);
 void addShortConvWeights(WeightList &out, const ModelConfig &m);
 // The routed experts, router and shared experts of a MoE layer (mlp_weights.cpp).

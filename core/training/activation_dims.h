@@ -82,6 +82,9 @@ bool sdpaWithGroupedHeads(const StageContext &c);
 // The mixers of hybrid models (mixer_activations.cpp): Gated DeltaNet, Mamba2, LFM2's short
 // convolution, after the layer's norm; and the torch Mamba2 scan's largest transient.
 void addLinearAttention(const StageContext &c, const Dims &d, Inventory &inv);
+// What Kimi Delta Attention keeps beyond Gated DeltaNet's fla inventory (per-channel decays, the
+// q.k chunk products, the low-rank gate inputs; LoRA on its own module names).
+void addKimiDeltaExtras(const StageContext &c, const Dims &d, Inventory &inv);
 void addMamba(const StageContext &c, const Dims &d, Inventory &inv);
 void addShortConv(const StageContext &c, const Dims &d, Inventory &inv);
 double mambaTorchTransientBytes(const StageContext &c, const Dims &d);

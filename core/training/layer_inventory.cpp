@@ -14,6 +14,10 @@ bool mixerInputSaved(const StageContext &c, Mixer mixer)
 {
     switch (mixer) {
     case Mixer::LinearAttention:
+        if (c.m.linear.perChannelGate) // Kimi Delta Attention's six readers of the norm
+            return linearSavesInput(c, "q_proj") || linearSavesInput(c, "k_proj") ||
+                   linearSavesInput(c, "v_proj") || linearSavesInput(c, "f_a_proj") ||
+                   linearSavesInput(c, "b_proj") || linearSavesInput(c, "g_a_proj");
         return linearSavesInput(c, "in_proj_qkvz") || linearSavesInput(c, "in_proj_qkv") ||
                linearSavesInput(c, "in_proj_z") || linearSavesInput(c, "in_proj_b");
     case Mixer::Mamba:
@@ -31,8 +35,8 @@ bool mixerInputSaved(const StageContext &c, Mixer mixer)
 double mixerReaders(const StageContext &c, Mixer mixer)
 {
     switch (mixer) {
-    case Mixer::LinearAttention: // in_proj_qkvz and in_proj_ba, or Qwen3.5's four
-        return c.m.family == Family::Qwen3Next ? 2.0 : 4.0;
+    case Mixer::LinearAttention: // in_proj_qkvz and in_proj_ba, Qwen3.5's four, or KDA's six
+        return c.m.linear.perChannelGate ? 6.0 : c.m.family == Family::Qwen3Next ? 2.0 : 4.0;
     case Mixer::Mamba:
     case Mixer::ShortConv:
         return 1.0;

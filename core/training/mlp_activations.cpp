@@ -127,7 +127,8 @@ void addRouterAndDispatch(const StageContext &c, const Dims &d, Inventory &inv)
     const Family f = c.m.family;
     // DeepSeek's router computes in fp32 (F.linear(x.float(), weight.float())), except under
     // autocast, which runs linear in 16 bits whatever its inputs.
-    const bool deepseek = f == Family::DeepseekV3 || f == Family::DeepseekV2 || f == Family::Glm4Moe;
+    const bool deepseek = f == Family::DeepseekV3 || f == Family::DeepseekV2 ||
+                          f == Family::Glm4Moe || f == Family::KimiLinear;
     const double routerBytes = deepseek && !c.amp ? 4.0 : d.c;
     if (c.m.moe.router == RouterScore::Sigmoid && f != Family::Llama4) {
         // DeepseekV3TopkRouter: a trained router keeps its (fp32, or autocast's 16-bit) input

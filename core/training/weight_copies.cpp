@@ -42,7 +42,8 @@ void addWeightCopies(const StageContext &c, const StatesSetup &k, const StateTot
     }
     const Family f = c.m.family;
     if (c.m.isMoe() && c.hfModelCode() && !c.fp32 && !c.amp && // autocast's cast otherwise
-        (f == Family::DeepseekV3 || f == Family::DeepseekV2 || f == Family::Glm4Moe))
+        (f == Family::DeepseekV3 || f == Family::DeepseekV2 || f == Family::Glm4Moe ||
+         f == Family::KimiLinear)) // KimiMoEGate too
         // DeepSeek's router runs F.linear(x.float(), weight.float()): each MoE layer keeps an
         // fp32 copy of its router weight for backward (modeling_deepseek_v3.py
         // DeepseekV3TopkRouter; CPU-measured, tests/data/measured detail.weight_copies_bytes).

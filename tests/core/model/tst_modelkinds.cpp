@@ -126,6 +126,23 @@ void TestModelKinds::publishedTotals_data()
                                << qint64(1170340608) << false;
     QTest::newRow("LFM2-2.6B") << "lfm2-2.6b.json" << qint64(2569272320) << qint64(2569272320)
                                << qint64(2569272320) << false;
+    // Kimi-Linear-48B-A3B-Instruct (config.json as a public model report and a curl log print it):
+    // the Hub API safetensors.total, the index's metadata.total_parameters and llama.cpp's GGUF
+    // metadata all say 49,122,681,728, the 26 x 256 e_score_correction_bias buffers included.
+    QTest::newRow("Kimi-Linear-48B-A3B") << "kimi-linear-48b-a3b.json" << qint64(49122675072)
+                                         << qint64(49122681728) << qint64(49122681728) << true;
+    // Falcon-H1, counts of the checkpoints' tensors (= the loaded models' parameters: mup_vector
+    // is a non-persistent buffer) in public reports: 0.5B-Base 521,411,104 (its shapes are the
+    // Instruct's; config: Megatron-Bridge's test copy FALCON_H1_500M_CONFIG plus mamba_d_ssm 24 x
+    // 64), 1.5B-Instruct 1,554,863,488 (revision 80ebc50d: 411 BF16 tensors; config rebuilt from
+    // the shapes that report states), 7B-Base and Falcon-H1R-7B 7,585,648,736 (751 tensors, GGUF
+    // metadata; config: a public trimmed copy, with the trained model's gated norm).
+    QTest::newRow("Falcon-H1-0.5B") << "falcon-h1-0.5b-instruct.json" << qint64(521411104)
+                                    << qint64(521411104) << qint64(521411104) << false;
+    QTest::newRow("Falcon-H1-1.5B-Instruct") << "falcon-h1-1.5b-instruct.json" << qint64(1554863488)
+                                             << qint64(1554863488) << qint64(1554863488) << false;
+    QTest::newRow("Falcon-H1-7B") << "falcon-h1-7b.json" << qint64(7585648736)
+                                  << qint64(7585648736) << qint64(7585648736) << false;
 }
 
 void TestModelKinds::publishedTotals()
@@ -213,6 +230,9 @@ void TestModelKinds::presetsAreTheCheckedConfigs_data()
         {"gemma-4-26b-a4b", "gemma-4-26b-a4b.json"},
         {"gemma-4-31b", "gemma-4-31b-it.json"},
         {"olmo-3-7b", "olmo-3-1025-7b.json"},
+        {"kimi-linear-48b-a3b", "kimi-linear-48b-a3b.json"},
+        {"falcon-h1-1.5b-instruct", "falcon-h1-1.5b-instruct.json"},
+        {"falcon-h1-7b", "falcon-h1-7b.json"},
     };
     for (const auto &[preset, file] : pairs)
         QTest::newRow(preset) << QString::fromUtf8(preset) << QString::fromUtf8(file);
@@ -266,6 +286,11 @@ void TestModelKinds::layerMix_data()
         << "lfm2-1.2b.json" << "short_conv/dense:10 attention/dense:6";
     QTest::newRow("Gemma-4-31B: 5 sliding to 1 global") << "gemma-4-31b-it.json"
                                                         << "attention/dense:50 global_attention/dense:10";
+    QTest::newRow("Kimi Linear: KDA in kda_layers (from 1), MLA in the others, experts after 1")
+        << "kimi-linear-48b-a3b.json"
+        << "linear_attention/dense:1 linear_attention/moe:19 attention/moe:7";
+    QTest::newRow("Falcon-H1: attention and Mamba2 side by side") << "falcon-h1-7b.json"
+                                                                  << "attention_mamba/dense:44";
 }
 
 void TestModelKinds::layerMix()
@@ -353,6 +378,13 @@ void TestModelKinds::contradictions_data()
         << R"({"format":"vramplan-scenario","model":{"family":"llama","layers":2,
               "hidden_size":64,"attention_heads":4,"vocab_size":10,"mlp_types":["moe","dense"]}})"
         << "model.mlp_types: names moe layers, but model.moe.experts is 0";
+    QTest::newRow("Kimi Delta Attention on the torch kernels")
+        << R"({"format":"vramplan-scenario","model":{"preset":"kimi-linear-48b-a3b"},
+              "training":{"linear_kernels":"torch"}})"
+        << "training.linear_kernels: torch is not modelled for Kimi Delta Attention: Kimi "
+           "Linear's modeling_kimi.py has no torch path (it calls flash-linear-attention's "
+           "chunk_kda), and transformers' torch_chunk_kda keeps chunk x chunk decays per key "
+           "channel; use fla";
     QTest::newRow("an unknown layer type")
         << R"({"format":"vramplan-scenario","model":{"family":"llama","layers":1,
               "hidden_size":64,"attention_heads":4,"vocab_size":10,"layer_types":["retention"]}})"

@@ -278,6 +278,11 @@ void TestParameterCounts::contradictoryConfigs_data()
     QTest::newRow("deepseek top-k above experts")
         << R"({"model_type":"deepseek_v3","num_hidden_layers":3,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"kv_lora_rank":16,"n_routed_experts":4,"num_experts_per_tok":6,"moe_intermediate_size":32,"first_k_dense_replace":1})"
         << "config.num_experts_per_tok: 6 exceeds n_routed_experts 4";
+    // Kimi Linear's layer lists count from 1 (KimiLinearConfig.is_kda_layer tests layer + 1).
+    QTest::newRow("kimi_linear kda_layers from 0")
+        << R"({"model_type":"kimi_linear","num_hidden_layers":2,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"kv_lora_rank":16,"linear_attn_config":{"kda_layers":[0],"full_attn_layers":[2],"num_heads":4,"head_dim":16}})"
+        << "config.linear_attn_config.kda_layers: holds 0, not a layer number from 1 to 2 (the "
+           "lists count from 1)";
     QTest::newRow("unsupported model type")
         << R"({"model_type":"mamba"})"
         << "config.model_type: 'mamba' is not one vramplan knows (" +
