@@ -307,16 +307,18 @@ void addActivations(const StageContext &c, ItemSink &out)
         mambaHere = mambaHere || (group.count > 0 && (group.spec.mixer == Mixer::Mamba ||
                                                       group.spec.mixer == Mixer::AttentionAndMamba));
     if (mambaHere && c.t.linearKernels == LinearKernels::Torch)
-        out.add(Component::Temporary, "Mamba2 torch scan: G_intermediate (fp32, one layer)",
-                "b*s*chunk*heads*state*4", "transformers Mamba2 mixers' torch_forward",
+        out.add(Component::Temporary, "Mamba2 torch scan: largest summed product (fp32, one layer)",
+                "b*s_chunked*heads*max(chunk*state, chunk*head_dim, head_dim*state)*4",
+                "transformers Mamba2 mixers' torch_forward",
                 mambaTorchTransientBytes(c, d), 1,
                 phaseBit(Phase::Forward) | phaseBit(Phase::LayerBackward));
     if (c.m.indexer.heads > 0 && c.hfModelCode())
         // The lightning indexer's scores of every query against every key, in fp32, before
-        // its top-k (DeepseekV32Indexer.forward under no_grad): one layer at a time.
+        // its top-k (DeepseekV32Indexer.forward under no_grad): the product and its scaled copy,
+        // then the scaled copy and its relu, are alive at once; one layer at a time.
         out.add(Component::Temporary, "sparse-attention indexer scores (fp32, one layer)",
-                "b*s*index_heads*s*4", "transformers DeepseekV32Indexer",
-                d.tokens * double(c.m.indexer.heads) * s * 4, 1, phaseBit(Phase::Forward));
+                "2*b*s*index_heads*s*4", "transformers DeepseekV32Indexer",
+                2 * d.tokens * double(c.m.indexer.heads) * s * 4, 1, phaseBit(Phase::Forward));
     addVisionTower(c, out);
 
     // --- final norm, logits and loss (last stage) -----------------------------------------

@@ -126,6 +126,11 @@ void addAttention(const StageContext &c, const Dims &d, Inventory &inv)
         if (linearSavesInput(c, "o_proj"))
             inv.push_back(
                 {"gated attention output (o_proj input)", "b*s*a*d*c", d.tokens * d.qWidth * d.c});
+        // In fp32, q_norm's x.float() is the query half of q_proj's output itself, and a view
+        // keeps its whole storage: the gate half is kept too (measured: qwen35-08b-attn fp32).
+        if (c.m.qkNorm == QkNorm::Head && c.eagerModelCode() && d.c >= 4 && !c.amp)
+            inv.push_back({"q_proj output's gate half (kept through q_norm's fp32 view)",
+                           "b*s*a*d*4", d.tokens * d.qWidth * 4});
     }
     if (!c.lora) {
         // no adapters (the checks below compare target names: skip them)
@@ -218,10 +223,12 @@ void addMlaAttention(const StageContext &c, const Dims &d, Inventory &inv)
         inv.push_back({"softmax logsumexp per row", "b*a*s*4", d.tokens * heads * 4 * rows, false,
                        true});
     }
-    if (c.m.indexer.heads > 0 && c.hfModelCode())
+    if (c.m.indexer.heads > 0 && c.hfModelCode() && c.t.attention == Attention::Sdpa)
         // DeepSeek sparse attention in transformers (DeepseekV32Attention): the indexer runs
-        // without gradients and its top-k becomes an additive mask over dense attention, which
-        // the attention keeps for its backward (one s x s mask per layer).
+        // without gradients and its top-k becomes an additive mask over dense attention. SDPA
+        // hands it to the memory-efficient kernel as attn_bias, which the kernel keeps for its
+        // backward (one s x s mask per layer); eager adds it to the scores and keeps nothing of
+        // it (measured: tests/measure, deepseekv32-dsa points).
         inv.push_back({"sparse-attention top-k mask (indexer, over dense attention)", "b*s^2*c",
                        d.scores / std::max(1.0, d.qWidth / double(c.m.headDim)) * d.c, true});
     addLora(c, d, inv, mla.qLoraRank > 0 ? "q_a_proj" : "q_proj", d.h, true);

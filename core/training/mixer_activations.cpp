@@ -9,6 +9,7 @@
 #include "training/stage_context.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace vramplan {
 namespace {
@@ -35,19 +36,39 @@ void addLinearAttention(const StageContext &c, const Dims &d, Inventory &inv)
     const double conv = 2 * hk * k + vd;
     const double t = d.tokens, cb = d.c;
     if (torchKernels(c)) {
-        // torch_chunk_gated_delta_rule works in fp32 on [b, heads, s, .]: about eight key-wide
-        // and three value-wide intermediates, four of the chunk's width, and every chunk state
-        // S_i (key x value per 64 tokens), each an operand of the next chunk's matmuls.
-        inv.push_back({"GDN chunked delta rule (torch): fp32 intermediates and chunk states",
-                       "b*s*Hv*(8K + 3V + 4*64 + K*V/64)*4",
-                       t * hv *
-                           (8 * k + 3 * double(la.valueHeadDim) + 4 * 64 +
-                            k * double(la.valueHeadDim) / 64) *
-                           4});
-        inv.push_back({"GDN conv1d input and SiLU input (torch)", "b*s*conv*2c",
-                       t * conv * 2 * cb});
+        // transformers' torch fallbacks (modeling_qwen3_5.py after PR #47625; measured on the
+        // CPU, tests/measure/hybrid_blocks.py): conv1d keeps the in_proj output and SiLU the
+        // convolution's output (padded by kernel - 1); torch_chunk_gated_delta_rule repeats q
+        // and k to the value heads, works in fp32 and keeps, per value head, the l2norm inputs
+        // and statistics of q and k, then on the sequence padded to 64: six key-wide tensors
+        // (k, k*beta, scaled q, the solved k_cumdecay, q and k times their decays), three
+        // value-wide (v, the solved new values, each chunk's v_new), five chunk-wide (the
+        // pairwise decays, k_beta k^T and q k^T products, the UT system, the intra-chunk
+        // attention), beta and three decay vectors, and every chunk's state (key x value).
+        const double b = double(std::max<int64_t>(1, c.t.microBatchSize));
+        const double s = t / b, chunk = 64;
+        const double chunks = std::ceil(s / chunk), padded = b * chunks * chunk;
+        const double kc = double(la.convKernel), v = double(la.valueHeadDim);
+        inv.push_back({"GDN conv1d input and SiLU input (torch)",
+                       "b*s*conv*c + b*conv*(s + kernel - 1)*c",
+                       t * conv * cb + b * conv * (s + kc - 1) * cb});
+        inv.push_back({"GDN decay and beta: softplus input and output (fp32), sigmoid",
+                       "b*s*Hv*(8 + c)", t * hv * (8 + cb)});
+        // In fp32 without repeated heads, .to(float32, contiguous_format) aliases (the memory
+        // format only suggests): l2norm keeps views of the SiLU output, q, k and v together.
+        const bool aliased = cb >= 4 && la.valueHeads == la.keyHeads;
+        inv.push_back({"GDN q and k l2norm inputs and statistics (torch, fp32)",
+                       aliased ? "b*s*(conv + 2*Hv)*4" : "b*s*Hv*(2K + 2)*4",
+                       aliased ? t * (conv + 2 * hv) * 4 : t * hv * (2 * k + 2) * 4});
+        inv.push_back({"GDN chunked delta rule (torch): fp32 intermediates on the padded sequence",
+                       "b*s64*Hv*(6K + 3V + 5*64 + 4)*4",
+                       padded * hv * (6 * k + 3 * v + 5 * chunk + 4) * 4});
+        inv.push_back({"GDN chunk states (torch, fp32)", "b*chunks*Hv*(K*V + 1)*4",
+                       b * chunks * hv * (k * v + 1) * 4});
+        // Qwen3_5RMSNormGated: the fp32 input and its rstd, the normed product cast back, the
+        // gate in fp32, its SiLU and the weighted product (16-bit where the model is).
         inv.push_back({"GDN gated RMSNorm (torch: fp32 copies, the gate's SiLU)",
-                       "b*s*Hv*V*16", t * vd * 16});
+                       "b*s*Hv*(V*(12 + 2c) + 4)", t * hv * (v * (12 + 2 * cb) + 4)});
     } else {
         const double hq = c.m.family == Family::Qwen3Next ? hv : hk;
         inv.push_back({"GDN conv1d input (causal_conv1d_fn)", "b*s*(2*Hk*K + Hv*V)*c",
@@ -62,6 +83,7 @@ void addLinearAttention(const StageContext &c, const Dims &d, Inventory &inv)
                        t * hv * 64 * cb});
         inv.push_back({"GDN gated RMSNorm input, gate and rstd (FusedRMSNormGated)",
                        "b*s*(2*Hv*V*c + Hv*4)", t * (2 * vd * cb + 4 * hv)});
+        addKimiDeltaExtras(c, d, inv); // Kimi Delta Attention's own tensors; none for GDN
     }
     if (linearSavesInput(c, "out_proj"))
         inv.push_back({"GDN out_proj input", "b*s*Hv*V*c", t * vd * cb});
@@ -89,17 +111,35 @@ void addMamba(const StageContext &c, const Dims &d, Inventory &inv)
     const double t = d.tokens, cb = d.c;
     const bool outSaved = linearSavesInput(c, "out_proj");
     if (torchKernels(c)) {
-        inv.push_back({"Mamba2 in_proj output and conv1d output (torch)", "b*s*(in + conv)*c",
-                       t * (inProj + conv) * cb});
-        // torch_forward: x in fp32 and padded, x*dt, B and C repeated to the heads, the
-        // segment-sum decay L (heads x chunk per token), G and M, B_decay, the chunk states
-        // before and after passing (per chunk), C times states, the gated norm in fp32.
-        inv.push_back({"Mamba2 chunked scan (torch): fp32 intermediates",
-                       "b*s*(3I + 2*H*N + 3*H*l + H*N + 2*H*P*N/l + I)*4",
-                       t * (3 * inner + 2 * heads * n + 3 * heads * l + heads * n +
-                            2 * heads * p * n / l + inner) *
-                           4});
-        inv.push_back({"Mamba2 gated RMSNorm (torch, fp32)", "b*s*I*5*4", t * inner * 20});
+        // torch_forward (modeling_nemotron_h.py, measured on the CPU: tests/measure/
+        // hybrid_blocks.py): conv1d keeps the in_proj output, SiLU the convolution's output;
+        // softplus, clamp and the product keep dt; the scan works in fp32 on the sequence padded
+        // to the chunk: x (its fp32 copy, padded for the D residual, times dt), B and C repeated
+        // to the heads and B's decayed copy, the segment-sum decay L with G and M (heads x
+        // chunk per token), the chunk states before and after passing (chunks + 1), C times
+        // the states summed, the decay vectors; the gated norm keeps the gate in fp32, its
+        // SiLU, the scan output, the product and the normed output, with a statistic per group.
+        const double b = double(std::max<int64_t>(1, c.t.microBatchSize));
+        const double s = t / b;
+        const double chunks = std::ceil(s / l), padded = b * chunks * l;
+        const double kc = double(mb.convKernel);
+        const bool fp32 = cb >= 4; // the .float() copies are the tensors themselves
+        inv.push_back({"Mamba2 in_proj output and conv1d output (torch)",
+                       "b*s*in*c + b*conv*(s + kernel - 1)*c",
+                       t * inProj * cb + b * conv * (s + kc - 1) * cb});
+        inv.push_back({"Mamba2 dt: softplus and clamp inputs, the clamped dt", "b*s*H*3c",
+                       t * heads * 3 * cb});
+        inv.push_back({"Mamba2 chunked scan (torch): fp32 x, padded x, x*dt, C*states, output",
+                       "b*s*I*4 (fp32: b*s*conv*4) + b*s_l*I*4*4",
+                       (fp32 ? t * conv : t * inner) * 4 + padded * inner * 4 * 4});
+        inv.push_back({"Mamba2 chunked scan (torch): B, C and decayed B; L, G and M",
+                       "b*s_l*H*(3N + 3l + 2)*4", padded * heads * (3 * n + 3 * l + 2) * 4});
+        inv.push_back({"Mamba2 chunk states before and after passing (torch)",
+                       "2*b*(chunks + 1)*H*P*N*4 + b*H*(chunks + 1)^2*4 + 2*l^2",
+                       2 * b * (chunks + 1) * heads * p * n * 4 +
+                           b * heads * (chunks + 1) * (chunks + 1) * 4 + 2 * l * l});
+        inv.push_back({"Mamba2 gated RMSNorm (torch, fp32)", "b*s*(4I (fp32: 3I)*4 + G*4)",
+                       t * ((fp32 ? 3 : 4) * inner * 4 + groups * 4)});
     } else if (c.m.family == Family::NemotronH && c.hfModelCode() &&
                c.t.recompute != Recompute::Full) {
         inv.push_back({"Mamba2 in_proj output (conv and dt views)", "b*s*in*c", t * inProj * cb});
@@ -140,13 +180,58 @@ void addShortConv(const StageContext &c, const Dims &d, Inventory &inv)
     addLora(c, d, inv, "out_proj", h, false);
 }
 
-// The transient of the torch Mamba2 scan that outlives no op: G_intermediate
-// (b, chunks, l, l, heads, N) in fp32, materialised once per layer in forward and again in
-// backward (modeling_*.py torch_forward).
+// The transient of the torch Mamba2 scan that outlives no op: the largest of the products
+// summed at once (modeling_*.py torch_forward), on the sequence padded to the chunk, in fp32:
+// G_intermediate (chunk x heads x N per token), the Y_diag product (chunk x heads x P) and the
+// chunk states' and C-times-states products (heads x P x N); made in forward and again in
+// backward.
 double mambaTorchTransientBytes(const StageContext &c, const Dims &d)
 {
     const auto &mb = c.m.mamba;
-    return d.tokens * double(mb.chunkSize) * double(mb.heads) / d.tp * double(mb.stateSize) * 4;
+    const double b = double(std::max<int64_t>(1, c.t.microBatchSize));
+    const double l = double(mb.chunkSize), s = d.tokens / b;
+    const double padded = b * std::ceil(s / l) * l;
+    const double n = double(mb.stateSize), p = double(mb.headDim);
+    return padded * double(mb.heads) / d.tp * std::max({l * n, l * p, p * n}) * 4;
+}
+
+// Kimi Delta Attention (Kimi Linear's modeling_kimi.py with flash-linear-attention), beyond the
+// Gated DeltaNet lines of addLinearAttention: its decay is per key channel, not per head.
+// fused_kda_gate keeps its input, f_b_proj's output (16-bit), and chunk_kda the chunk-cumulated
+// decay g in fp32, both [tokens, heads x head_dim]; chunk_kda keeps the q.k chunk products Aqk
+// (64 columns) beside the solved k.k system; f_b_proj and g_b_proj keep the low-rank outputs of
+// f_a_proj and g_a_proj (head_dim wide, replicated across tensor-parallel ranks). LoRA: KDA's
+// own module names, less the adapters addLinearAttention counted under Gated DeltaNet's.
+void addKimiDeltaExtras(const StageContext &c, const Dims &d, Inventory &inv)
+{
+    const auto &la = c.m.linear;
+    if (!la.perChannelGate)
+        return;
+    const double hk = double(la.keyHeads) / d.tp, hv = double(la.valueHeads) / d.tp;
+    const double k = double(la.keyHeadDim), rank = double(la.valueHeadDim);
+    const double vd = hv * double(la.valueHeadDim), t = d.tokens, cb = d.c;
+    inv.push_back({"KDA per-channel decay: f_b_proj output and fp32 chunk-cumulated g",
+                   "b*s*Hk*K*(c + 4)", t * hk * k * (cb + 4)});
+    inv.push_back({"KDA q.k chunk products Aqk (64 columns, chunk_kda)", "b*s*Hv*64*c",
+                   t * hv * 64 * cb});
+    for (const char *gate : {"f_b_proj", "g_b_proj"})
+        if (linearSavesInput(c, gate))
+            inv.push_back({"KDA low-rank gate input (f_a_proj or g_a_proj output)", "b*s*V*c",
+                           t * rank * cb});
+    if (linearSavesInput(c, "o_proj") && !linearSavesInput(c, "out_proj"))
+        inv.push_back({"KDA o_proj input", "b*s*Hv*V*c", t * vd * cb});
+    if (!c.lora)
+        return;
+    int counted = 0; // adapters of h-wide input addLinearAttention added under GDN's names
+    for (const char *gdn : {"in_proj_qkvz", "in_proj_qkv", "in_proj_z"})
+        counted += isLoraTarget(c.t.finetune, gdn) ? 1 : 0;
+    for (const char *target : {"q_proj", "k_proj", "v_proj", "f_a_proj", "b_proj", "g_a_proj"})
+        if (isLoraTarget(c.t.finetune, target) && counted-- <= 0)
+            addLora(c, d, inv, target, d.h, true);
+    for (const char *gate : {"f_b_proj", "g_b_proj"})
+        addLora(c, d, inv, gate, rank, false);
+    if (!isLoraTarget(c.t.finetune, "out_proj"))
+        addLora(c, d, inv, "o_proj", vd, false);
 }
 
 } // namespace vramplan

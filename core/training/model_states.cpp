@@ -23,6 +23,8 @@ LayerStateSums layerStateSums(const StageContext &c, const StatesSetup &k,
     const double wb = k.wb, gb = k.gb, sb = k.sb;
     const bool master = k.master;
     const int64_t bits = c.t.finetune.baseWeightBits;
+    const bool gradlessIndexer =
+        c.m.indexer.heads > 0 && c.hfModelCode() && dp <= 1 && tp <= 1 && !z1 && !z2 && !z3;
     for (const auto &t : weights) {
         double n = double(t.elements()) / (t.tensorParallel ? tp : 1.0);
         if (t.place == WeightPlace::Expert)
@@ -32,7 +34,12 @@ LayerStateSums layerStateSums(const StageContext &c, const StatesSetup &k,
             sums.oneLayerLinear += n;
         const double shard = t.place == WeightPlace::Expert ? dpExpert : dp;
         const double paramDiv = z3 ? shard : 1.0;
-        if (c.full) {
+        // transformers runs DeepSeek's lightning indexer under no_grad (DeepseekV32Indexer):
+        // in one process without ZeRO its weights never get a .grad, so no optimizer state.
+        if (c.full && gradlessIndexer && t.name.starts_with("indexer.")) {
+            sums.paramsTrainable += n * wb / paramDiv;
+            sums.trainable += n;
+        } else if (c.full) {
             sums.paramsTrainable += n * wb / paramDiv;
             sums.trainable += n;
             const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, true);

@@ -114,8 +114,10 @@ double normalisedBytes(const StageContext &c, double inputBytes)
     // multiplies the weight by x.to(input dtype).
     const Family f = c.m.family;
     // gpt-oss multiplies its fp32 weight (_keep_in_fp32_modules) before casting back.
+    // Qwen3-Next and Qwen3.5 norm as Gemma does (Qwen3NextRMSNorm, Qwen3_5RMSNorm).
     if (c.hfModelCode() &&
-        (f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Olmo2 || f == Family::GptOss))
+        (f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Olmo2 || f == Family::GptOss ||
+         f == Family::Qwen3Next || f == Family::Qwen35 || f == Family::Qwen35Moe))
         return 4;
     return inputBytes;
 }

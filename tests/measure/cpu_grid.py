@@ -178,6 +178,49 @@ ATTN4 = ["q_proj", "k_proj", "v_proj", "o_proj"]
 MLA_Q_LORA = ["q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"]
 MLA_PLAIN_Q = ["q_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"]
 
+# The hybrid mixers of 2025-2026 (hybrid_blocks.py, transformers' torch fallbacks:
+# training.linear_kernels "torch"); every layer is of the measured kind. Qwen3.5-0.8B's Gated
+# DeltaNet widths (16 key and value heads of 128) and a grouped one (Qwen3.5-9B's 16 key and
+# 32 value heads) 1024 wide; Nemotron-3-Nano-30B-A3B's Mamba2 widths (64 heads of 64, 8 groups,
+# state 128, chunk 128). Vocabularies reduced to 32000.
+_QWEN35 = dict(_V457_COMMON, **{
+    "family": "qwen3_5", "layers": 2, "hidden_size": 1024, "attention_heads": 8, "kv_heads": 2,
+    "head_dim": 256, "ffn_hidden_size": 3584, "vocab_size": 32000, "tied_embeddings": True,
+    "max_positions": 262144, "qk_norm": "head", "attention_output_gate": True,
+    "state_element_bytes": 4, "layer_types": ["linear_attention"] * 2, "mlp_types": ["dense"] * 2,
+})
+for _k in ("sliding_window", "sliding_layers", "attention_softcap", "final_softcap"):
+    _QWEN35.pop(_k)
+MODELS.update({
+    "qwen35-08b-gdn": dict(_QWEN35, linear_attention={
+        "key_heads": 16, "value_heads": 16, "key_head_dim": 128, "value_head_dim": 128, "conv_kernel": 4}),
+    "qwen35-9b-gdn": dict(_QWEN35, linear_attention={
+        "key_heads": 16, "value_heads": 32, "key_head_dim": 128, "value_head_dim": 128, "conv_kernel": 4}),
+    "nemotronh-nano-mamba": {
+        "family": "nemotron_h", "layers": 2, "hidden_size": 2688, "attention_heads": 32, "kv_heads": 2,
+        "head_dim": 128, "ffn_hidden_size": 1856, "ffn_type": "gelu", "hidden_act": "relu",
+        "vocab_size": 32000, "norm": "rmsnorm", "tied_embeddings": False, "bias": False,
+        "qkv_bias": False, "lm_head_bias": False, "positions": "rope", "max_positions": 262144,
+        "parallel_block": False, "norms_per_layer": 1, "token_types": 0, "pooler": False,
+        "head": "lm", "o_bias": False, "qk_norm": "none", "attention_sinks": False,
+        "state_element_bytes": 4, "layer_types": ["mamba"] * 2, "mlp_types": ["none"] * 2,
+        "mamba": {"heads": 64, "head_dim": 64, "state_size": 128, "groups": 8, "conv_kernel": 4,
+                  "chunk_size": 128, "conv_bias": True, "proj_bias": False, "gated_norm": True},
+    },
+})
+# Qwen3.5-0.8B's gated attention layers (8 heads of 256, 2 key/value heads, a quarter rotated).
+MODELS["qwen35-08b-attn"] = dict(_QWEN35, layer_types=["full_attention"] * 2)
+HYBRID_MODELS = ("qwen35-08b-gdn", "qwen35-9b-gdn", "nemotronh-nano-mamba", "qwen35-08b-attn")
+# DeepSeek sparse attention (DeepSeek-V3.2 / GLM-5): DeepSeek-V2-Lite's MLA widths with V3's
+# q_lora_rank, V3.2's indexer (64 heads of 128), dense MLPs; top-k 128 (V3.2's is 2048: the
+# top-k only picks which scores the mask keeps, it shapes no saved tensor), eager attention.
+MODELS["deepseekv32-dsa"] = dict(_DEEPSEEK, **{
+    "family": "deepseek_v32", "ffn_hidden_size": 5632,
+    "layer_types": ["sparse_attention"] * 2, "mlp_types": ["dense"] * 2,
+    "indexer": {"heads": 64, "head_dim": 128, "top_k": 128},
+})
+MODELS["deepseekv32-dsa"].pop("moe")
+
 # (model, attention, precision, optimizer, dropout, recompute, lora, batch, seq)
 # lora: None, or (targets, lora_dropout, rank)
 GRID = [
@@ -255,6 +298,18 @@ GRID = [
     ("olmo2-1b", "sdpa", "bf16", "adamw", 0.0, "none", None, 1, 352),
     ("olmo2-1b", "flash", "bf16", "adamw", 0.0, "none", (LLAMA_ALL, 0.05, 16), 1, 352),
     ("olmo2-1b", "sdpa", "amp_bf16", "sgd_momentum", 0.0, "full", None, 1, 352),
+    # hybrid mixers, torch fallbacks (sequences not multiples of the chunks: the rules pad)
+    ("qwen35-08b-gdn", "sdpa", "bf16", "adamw", 0.0, "none", None, 1, 300),
+    ("qwen35-08b-gdn", "sdpa", "fp32", "sgd", 0.0, "none", None, 1, 200),
+    ("qwen35-08b-gdn", "sdpa", "bf16", "adamw", 0.0, "full", None, 1, 300),
+    ("qwen35-9b-gdn", "sdpa", "bf16", "adamw", 0.0, "none", None, 2, 330),
+    ("nemotronh-nano-mamba", "sdpa", "bf16", "adamw", 0.0, "none", None, 1, 300),
+    ("nemotronh-nano-mamba", "sdpa", "fp32", "sgd", 0.0, "none", None, 1, 200),
+    ("nemotronh-nano-mamba", "sdpa", "bf16", "adamw", 0.0, "full", None, 2, 150),
+    ("qwen35-08b-attn", "sdpa", "bf16", "adamw", 0.0, "none", None, 1, 320),
+    ("qwen35-08b-attn", "sdpa", "fp32", "adamw", 0.0, "none", None, 1, 200),
+    ("deepseekv32-dsa", "eager", "bf16", "adamw", 0.0, "none", None, 1, 320),
+    ("deepseekv32-dsa", "eager", "fp32", "sgd", 0.0, "none", None, 1, 288),
 ]
 
 PRECISION_NAMES = {"fp32": "fp32", "bf16": "bf16", "amp_bf16": "amp"}
@@ -316,6 +371,7 @@ def make_scenario(model, attn, prec, opt, drop, rc, lora, b, s):
             "attention": attn,
             "dropout": drop,
             "finetune": ft,
+            **({"linear_kernels": "torch"} if model in HYBRID_MODELS else {}),
         },
         "parallelism": {"gpus": 1, "zero_stage": 0},
         "framework": "transformers",

@@ -100,7 +100,9 @@ def breakdown(sp):
         add(name + ": gate_proj output (act input), act output, up_proj output", 3 * T * width * c)
         linears(name + " down_proj input", ["down_proj"], width, c)
 
-    if fam == "deepseek_v3":
+    # deepseek_v32 (DSA): the indexer runs under no_grad and eager attention adds its mask
+    # without keeping it, so the block saves what DeepSeek-V3's MLA block saves.
+    if fam in ("deepseek_v3", "deepseek_v32"):
         mla = sp.mla
         ql, kvl, rope, nope, v = (mla[k] for k in ("q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
                                                     "qk_nope_head_dim", "v_head_dim"))

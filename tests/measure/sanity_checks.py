@@ -11,6 +11,8 @@ Usage: /usr/bin/python3 tests/measure/sanity_checks.py [FIXTURES.json]
 - the same for the families built after transformers v4.57 (the MoE blocks: for any routing,
   and every MoE block dispatches b*s*top_k tokens).
 - SDPA's math path and the emulated fused kernel compute attention (values and gradients).
+- the hybrid mixers (hybrid_blocks.py) compute what they stand for: the chunked gated delta
+  rule equals its recurrence, the Mamba2 scan does not depend on its chunk size.
 - the fixture file, when given, has unique ids and three metrics per scenario, and the formulas
   of inventory_v457.py reproduce every saved_per_layer of the newer families.
 """
@@ -160,6 +162,43 @@ def main(argv):
     masks = saved_by(lambda a: st.dropout(a, 0.1, True), x)
     check(len(masks) == 1 and masks[0].dtype == torch.bool, "dropout saves one bool mask")
     check(saved_by(lambda a: st.dropout(a, 0.0, True), x) == [], "dropout with p = 0 saves nothing")
+
+    # The hybrid mixers compute what they stand for: the chunked gated delta rule equals the
+    # token-by-token recurrence (with grouped heads and a padded last chunk), and the naive SSD
+    # scan of Mamba2 does not depend on its chunk size.
+    import hybrid_blocks as hb
+    g = torch.Generator().manual_seed(0)
+    b, s, hk, hv, kd, vd = 1, 70, 2, 4, 8, 8
+    q = torch.randn(b, s, hk, kd, generator=g)
+    k = torch.randn(b, s, hk, kd, generator=g)
+    v = torch.randn(b, s, hv, vd, generator=g)
+    decay = -torch.rand(b, s, hv, generator=g)
+    beta = torch.rand(b, s, hv, generator=g)
+    chunked = hb.torch_chunk_gated_delta_rule(q, k, v, decay, beta, chunk_size=16)
+    qr, kr = (hb.l2norm(x.repeat_interleave(hv // hk, dim=2)) for x in (q, k))
+    state = torch.zeros(b, hv, kd, vd)
+    ref = torch.zeros(b, s, hv, vd)
+    for i in range(s):
+        state = state * decay[:, i].exp()[..., None, None]
+        kv_mem = (state * kr[:, i, :, :, None]).sum(-2)
+        delta = (v[:, i] - kv_mem) * beta[:, i, :, None]
+        state = state + kr[:, i, :, :, None] * delta[:, :, None, :]
+        ref[:, i] = (state * (qr[:, i] * kd ** -0.5)[..., None]).sum(-2)
+    check(torch.allclose(chunked, ref, atol=1e-4),
+          "hybrid_blocks: the chunked gated delta rule equals the recurrence "
+          f"(max difference {float((chunked - ref).abs().max()):.1e})")
+
+    class MambaSpec:
+        hidden = 32
+        mamba = {"heads": 4, "head_dim": 8, "state_size": 16, "groups": 2, "conv_kernel": 4,
+                 "chunk_size": 8, "conv_bias": True, "proj_bias": False}
+    torch.manual_seed(0)
+    mixer = hb.NemotronHMamba2Mixer(MambaSpec())
+    x = torch.randn(2, 37, 32, generator=g)
+    small = mixer(x)
+    mixer.chunk_size = 64
+    check(torch.allclose(small, mixer(x), atol=1e-4),
+          "hybrid_blocks: Mamba2's chunked scan gives the same output for chunks of 8 and 64")
 
     if len(argv) > 1:
         with open(argv[1]) as f:

@@ -59,6 +59,9 @@ import torch.nn.functional as F
 import torch.utils.checkpoint
 from torch.overrides import TorchFunctionMode
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hybrid_blocks  # noqa: E402
+
 SCRIPT_PATH = "tests/measure/saved_tensors.py"
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -67,8 +70,10 @@ REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file_
 V445_FAMILIES = ("llama", "mistral", "qwen2", "gpt2", "bert", "phi", "gpt_neox")
 # ... and families that exist only in transformers >= 4.47, built after v4.57 (attention
 # interface, masking_utils, loss_function, GradientCheckpointingLayer).
-V457_FAMILIES = ("qwen3", "qwen3_moe", "deepseek_v3", "gpt_oss", "gemma2", "gemma3", "olmo2")
-SUPPORTED_FAMILIES = V445_FAMILIES + V457_FAMILIES
+V457_FAMILIES = ("qwen3", "qwen3_moe", "deepseek_v3", "gpt_oss", "gemma2", "gemma3", "olmo2",
+                 "deepseek_v32")
+# ... and the hybrid mixers of 2025-2026 (hybrid_blocks.py: transformers' torch fallbacks).
+SUPPORTED_FAMILIES = V445_FAMILIES + V457_FAMILIES + hybrid_blocks.HYBRID_FAMILIES
 SUPPORTED_PRECISIONS = ("fp32", "bf16", "amp_bf16")
 SUPPORTED_OPTIMIZERS = ("sgd", "sgd_momentum", "adam", "adamw")
 
@@ -166,8 +171,8 @@ def _v457_family_defaults(fam, m):
     m.setdefault("attention_sinks", fam == "gpt_oss")
     if isinstance(m.get("moe"), dict):
         moe = m["moe"]
-        moe.setdefault("router", "sigmoid" if fam == "deepseek_v3" else "softmax")
-        moe.setdefault("score_correction_bias", fam == "deepseek_v3")
+        moe.setdefault("router", "sigmoid" if fam.startswith("deepseek_v3") else "softmax")
+        moe.setdefault("score_correction_bias", fam.startswith("deepseek_v3"))
         moe.setdefault("router_bias", fam == "gpt_oss")
         moe.setdefault("expert_bias", fam == "gpt_oss")
         moe.setdefault("shared_experts", 0)
@@ -297,8 +302,14 @@ class Spec:
         self.lora_targets = list(ft["lora_targets"])
         self.lora_dropout = float(ft["lora_dropout"])
         self.v457 = self.family in V457_FAMILIES
+        self.hybrid = self.family in hybrid_blocks.HYBRID_FAMILIES
         if self.v457:
             self._read_v457_fields(m)
+        if self.hybrid:
+            try:
+                hybrid_blocks.read_fields(self, m)
+            except hybrid_blocks.HybridScenarioError as e:
+                raise ScenarioError(str(e)) from None
         self._check(m, t, p)
         if self.v457:
             self._check_v457(m)
@@ -319,6 +330,10 @@ class Spec:
             self.mla = {k: int(mla.get(k, 0) or 0) for k in
                         ("q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim")}
             self.mla["qk_head_dim"] = self.mla["qk_nope_head_dim"] + self.mla["qk_rope_head_dim"]
+        ix = m.get("indexer") or None
+        self.indexer = None
+        if ix and int(ix.get("heads", 0)) > 0:
+            self.indexer = {k: int(ix[k]) for k in ("heads", "head_dim", "top_k")}
         moe = m.get("moe") or None
         self.moe = None
         if moe and int(moe.get("experts", 0)) > 0:
@@ -378,10 +393,21 @@ class Spec:
              "only Gemma 2 soft-caps attention logits (Gemma3Attention passes no softcap)")
         need(self.final_softcap == 0 or fam in ("gemma2", "gemma3"), "model.final_softcap",
              "only Gemma 2 / 3 soft-cap the final logits")
-        need((self.mla is not None) == (fam == "deepseek_v3"), "model.mla",
-             "deepseek_v3 (and only it) has multi-head latent attention")
-        need((self.moe is not None) == (fam in ("qwen3_moe", "deepseek_v3", "gpt_oss")), "model.moe",
-             f"{fam} " + ("needs" if fam in ("qwen3_moe", "deepseek_v3", "gpt_oss") else "has no") + " experts")
+        need((self.mla is not None) == fam.startswith("deepseek_v3"), "model.mla",
+             "deepseek_v3 and deepseek_v32 (and only they) have multi-head latent attention")
+        if fam == "deepseek_v32":
+            # DeepseekV32Attention (transformers main, modeling_deepseek_v32.py 01f8fa55): MLA with
+            # the lightning indexer under no_grad; its top-k becomes the additive mask. Built
+            # with dense MLPs here (the experts are DeepSeek-V3's, measured by deepseekv3-*).
+            need(self.moe is None, "model.moe", "the DSA points are built with dense MLPs")
+            need(self.indexer is not None, "model.indexer", "deepseek_v32 has the indexer")
+            need(self.attention == "eager", "training.attention",
+                 "DSA passes its top-k mask to attention: sdpa with an explicit mask (the "
+                 "memory-efficient kernel keeps it) is not emulated; transformers has no "
+                 "flash_attention_2 for deepseek_v32")
+        else:
+            need((self.moe is not None) == (fam in ("qwen3_moe", "deepseek_v3", "gpt_oss")), "model.moe",
+                 f"{fam} " + ("needs" if fam in ("qwen3_moe", "deepseek_v3", "gpt_oss") else "has no") + " experts")
         if self.mla is not None:
             need(self.kv_heads == self.heads, "model.kv_heads", "with mla, kv_heads = attention_heads")
             need(self.mla["qk_rope_head_dim"] % 2 == 0 and self.mla["qk_rope_head_dim"] > 0,
@@ -464,8 +490,10 @@ class Spec:
             "gpt_neox": ("gelu", "layernorm"),
             "qwen3": ("swiglu", "rmsnorm"), "qwen3_moe": ("swiglu", "rmsnorm"),
             "deepseek_v3": ("swiglu", "rmsnorm"), "gpt_oss": ("swiglu", "rmsnorm"),
+            "deepseek_v32": ("swiglu", "rmsnorm"),
             "olmo2": ("swiglu", "rmsnorm"), "gemma2": ("geglu", "rmsnorm"),
-            "gemma3": ("geglu", "rmsnorm"),
+            "gemma3": ("geglu", "rmsnorm"), "qwen3_5": ("swiglu", "rmsnorm"),
+            "nemotron_h": ("gelu", "rmsnorm"),
         }[self.family]
         if (m["ffn_type"], m["norm"]) != expected:
             raise ScenarioError(f"model: family {self.family} is built with ffn_type "
@@ -2034,6 +2062,88 @@ class MLAttention(nn.Module):
         return self.o_proj(attn_output)
 
 
+class DeepseekV32Indexer(nn.Module):
+    """DeepseekV32Indexer (transformers main, modeling_deepseek_v32.py 01f8fa55), under no_grad:
+    wq_b on MLA's q_resid, wk + LayerNorm on the layer input, half-split rotation of the first
+    qk_rope_head_dim, fp32 scores relu'd and weighted per head, the causal mask, top-k."""
+
+    def __init__(self, s):
+        super().__init__()
+        ix = s.indexer
+        self.n_heads, self.head_dim, self.index_topk = ix["heads"], ix["head_dim"], ix["top_k"]
+        self.qk_rope_head_dim = s.mla["qk_rope_head_dim"]
+        self.wq_b = nn.Linear(s.mla["q_lora_rank"], self.n_heads * self.head_dim, bias=False)
+        self.wk = nn.Linear(s.hidden, self.head_dim, bias=False)
+        self.k_norm = nn.LayerNorm(self.head_dim, eps=1e-6)
+        self.weights_proj = nn.Linear(s.hidden, self.n_heads, bias=False)
+        self.softmax_scale = self.head_dim ** -0.5
+
+    @torch.no_grad()
+    def forward(self, hidden_states, q_resid, position_embeddings, attention_mask):
+        batch_size, seq_len, _ = hidden_states.shape
+        cos, sin = position_embeddings
+        q = self.wq_b(q_resid).view(batch_size, seq_len, self.n_heads, self.head_dim)
+        q_rot, q_pass = torch.split(q, [self.qk_rope_head_dim, self.head_dim - self.qk_rope_head_dim], dim=-1)
+        k = self.k_norm(self.wk(hidden_states)).unsqueeze(2)
+        k_rot, k_pass = torch.split(k, [self.qk_rope_head_dim, self.head_dim - self.qk_rope_head_dim], dim=-1)
+        q_rot, k_rot = apply_rotary_pos_emb(q_rot, k_rot, cos, sin, unsqueeze_dim=2)
+        q = torch.cat([q_rot, q_pass], dim=-1)
+        k = torch.cat([k_rot, k_pass], dim=-1).squeeze(2)
+        scores = torch.matmul(q.float(), k.transpose(-1, -2).float().unsqueeze(1)) * self.softmax_scale
+        scores = F.relu(scores)
+        weights = self.weights_proj(hidden_states.to(self.weights_proj.weight.dtype)).float() * (self.n_heads ** -0.5)
+        # [b, s, 1, H] @ [b, s, H, T]: the scores are [b, s, H, T] (q is [b, s, H, d])
+        index_scores = torch.matmul(weights.unsqueeze(-2), scores).squeeze(-2)
+        index_scores = index_scores + attention_mask
+        topk = min(self.index_topk, index_scores.shape[-1])
+        return index_scores.topk(topk, dim=-1).indices.to(torch.int32)
+
+
+class DSAttention(MLAttention):
+    """DeepseekV32Attention (transformers main, modeling_deepseek_v32.py 01f8fa55): DeepSeek-V3's
+    MLA (q_a -> q_a_layernorm = q_resid -> q_b; interleaved rotation on even/odd slices; key
+    states written into a new tensor by copy_) with the indexer's top-k folded into the eager
+    attention mask (masked_fill of the float mask: no gradient, nothing saved)."""
+
+    def __init__(self, s, layer_idx):
+        super().__init__(s, layer_idx)
+        self.indexer = DeepseekV32Indexer(s)
+
+    def forward(self, hidden_states, attention_mask, position_embeddings):
+        batch_size, seq_length = hidden_states.shape[:-1]
+        query_shape = (batch_size, seq_length, -1, self.qk_head_dim)
+        q_resid = self.q_a_layernorm(self.q_a_proj(hidden_states))
+        q_states = self.q_b_proj(q_resid).view(query_shape).transpose(1, 2)
+        q_pass, q_rot = torch.split(q_states, [self.qk_nope_head_dim, self.qk_rope_head_dim], dim=-1)
+        compressed_kv = self.kv_a_proj_with_mqa(hidden_states)
+        kv_pass, k_rot = torch.split(compressed_kv, [self.kv_lora_rank, self.qk_rope_head_dim], dim=-1)
+        k_pass = self.kv_a_layernorm(kv_pass).view(batch_size, 1, seq_length, self.kv_lora_rank)
+        k_rot = k_rot.view(batch_size, 1, seq_length, self.qk_rope_head_dim)
+        cos, sin = position_embeddings
+        cos_h = cos[..., : cos.shape[-1] // 2].unsqueeze(1)
+        sin_h = sin[..., : sin.shape[-1] // 2].unsqueeze(1)
+        q1, q2 = q_rot[..., 0::2], q_rot[..., 1::2]
+        k1, k2 = k_rot[..., 0::2], k_rot[..., 1::2]
+        q_rot = torch.cat([q1 * cos_h - q2 * sin_h, q2 * cos_h + q1 * sin_h], dim=-1)
+        k_rot = torch.cat([k1 * cos_h - k2 * sin_h, k2 * cos_h + k1 * sin_h], dim=-1)
+        query_states = torch.cat((q_pass, q_rot), dim=-1)
+        key_shape = (batch_size, seq_length, -1, self.qk_nope_head_dim + self.v_head_dim)
+        kv_nope = self.kv_b_proj(k_pass).view(key_shape).transpose(1, 2)
+        k_nope, value_states = torch.split(kv_nope, [self.qk_nope_head_dim, self.v_head_dim], dim=-1)
+        k_rot = k_rot.expand(-1, k_nope.shape[1], -1, -1)
+        key_states = kv_nope.new_empty(*kv_nope.shape[:-1], self.qk_head_dim)
+        key_states[..., : self.qk_nope_head_dim].copy_(k_nope)
+        key_states[..., self.qk_nope_head_dim:].copy_(k_rot)
+        topk_indices = self.indexer(hidden_states, q_resid, position_embeddings, attention_mask[:, 0, :, :])
+        index_mask = (topk_indices.new_ones((batch_size, seq_length, key_states.shape[2]), dtype=torch.bool)
+                      .scatter(-1, topk_indices.long(), False).unsqueeze(1))
+        attention_mask = attention_mask.masked_fill(index_mask, torch.finfo(hidden_states.dtype).min)
+        attn_output = eager_attention_v457(self, query_states, key_states, value_states, attention_mask,
+                                           self.scaling, self.s.dropout if self.training else 0.0)
+        attn_output = attn_output.reshape(batch_size, seq_length, -1).contiguous()
+        return self.o_proj(attn_output)
+
+
 class GatedMLP(nn.Module):
     """Qwen3MLP, Qwen3MoeMLP, DeepseekV3MLP, Olmo2MLP (SiLU) and Gemma2MLP / Gemma3MLP
     (gelu_pytorch_tanh): down_proj(act_fn(gate_proj(x)) * up_proj(x)), no biases."""
@@ -2279,7 +2389,10 @@ class DecoderLayerV457(nn.Module):
         self.s = s
         fam = s.family
         norm = norm_class(fam)
-        self.self_attn = MLAttention(s, layer_idx) if s.mla else AttentionV457(s, layer_idx)
+        if fam == "deepseek_v32":
+            self.self_attn = DSAttention(s, layer_idx)
+        else:
+            self.self_attn = MLAttention(s, layer_idx) if s.mla else AttentionV457(s, layer_idx)
         if s.layer_is_moe(layer_idx):
             self.mlp = {"qwen3_moe": Qwen3MoeSparseMoeBlock, "deepseek_v3": DeepseekV3MoE,
                         "gpt_oss": GptOssMLP}[fam](s)
@@ -2486,7 +2599,11 @@ def build_model(s, lora_adapter_dtype="fp32"):
         "gpt2": GPT2LMHeadModel, "bert": BertModelForTask, "phi": PhiForCausalLM,
         "gpt_neox": GPTNeoXForCausalLM,
     }.get(s.family, CausalLMV457)
-    model = cls(s)
+    if s.hybrid:
+        model = hybrid_blocks.HybridCausalLM(s, run_layer_v457, region, for_causal_lm_loss,
+                                             attention_fn=sdpa_attention_v457)
+    else:
+        model = cls(s)
     if s.precision == "bf16":
         model = model.to(torch.bfloat16)  # from_pretrained(torch_dtype=torch.bfloat16)
     lora_modules = []
@@ -2720,7 +2837,7 @@ def measure(s, lora_adapter_dtype="fp32"):
     bsh = s.batch * s.seq * s.hidden
     abss = s.batch * s.heads * s.seq * s.seq
     extra_layer, extra_total = {}, {}
-    if s.v457:
+    if s.v457 or s.hybrid:
         extra_layer["weight_copies_bytes"] = mid_weight_copies
         if _SDPA_KERNELS:
             extra_layer["sdpa_kernel"] = sorted(_SDPA_KERNELS)
@@ -2812,6 +2929,8 @@ def describe_v457(s):
 
 def describe(s):
     """Notes common to every entry of one scenario."""
+    if s.hybrid:
+        return hybrid_blocks.describe(s, torch.__version__)
     if s.v457:
         return describe_v457(s)
     notes = [f"CPU, torch {torch.__version__}; model code written after transformers v4.45 "
