@@ -53,13 +53,30 @@ double kvPerTokenPerLayer(const ServingContext &x, bool hfCache)
     const auto &m = x.m;
     const double e = x.r.kvElementBytes;
     if (m.isMla()) {
-        // transformers' DeepseekV3Attention caches decompressed per-head keys and values.
+        const bool sparse = m.indexer.heads > 0;
+        const double indexDim = double(m.indexer.headDim);
+        // transformers' DeepseekV3Attention caches decompressed per-head keys and values;
+        // DeepseekV32Attention too, and its indexer's keys in the model dtype (update_indexer).
         if (hfCache)
             return double(m.attentionHeads) / x.tp * double(m.mla.qkHeadDim() + m.mla.vHeadDim) *
-                   e;
+                       e +
+                   (sparse ? indexDim * e : 0.0);
         // vLLM MLAAttentionSpec / SGLang MLATokenToKVPool: the kv_lora_rank latent plus the
         // rope key, one copy per token (not split by TP) (DeepSeek-V2 §2.1.2).
-        return double(m.mla.kvLoraRank + m.mla.qkRopeHeadDim) * e;
+        double bytes = double(m.mla.kvLoraRank + m.mla.qkRopeHeadDim) * e;
+        if (sparse) {
+            const double lora = double(m.mla.kvLoraRank);
+            // An fp8 cache of DeepSeek sparse attention is FlashMLA's fp8_ds_mla record: the
+            // latent in fp8 with an fp32 scale per 128, the rope key in bf16 (656 bytes for
+            // V3.2; vLLM config.py DeepseekV32ForCausalLM, SGLang NSATokenToKVPool).
+            if (e < 2)
+                bytes = lora + std::ceil(lora / 128) * 4 + double(m.mla.qkRopeHeadDim) * 2;
+            // The lightning indexer's key cache beside it, in every engine: fp8 keys with an
+            // fp32 scale per 128 (vLLM DeepseekV32IndexerCache, head_size index_head_dim +
+            // index_head_dim / 128 * 4 = 132 bytes for V3.2, uint8; SGLang's index_k buffer).
+            bytes += indexDim + std::ceil(indexDim / 128) * 4;
+        }
+        return bytes;
     }
     // K and V of the kv heads on this GPU; with fewer kv heads than TP ranks each rank keeps
     // one replicated head (vLLM ModelConfig.get_num_kv_heads: max(1, kv_heads // tp)).

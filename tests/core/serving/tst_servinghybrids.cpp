@@ -22,7 +22,7 @@ using namespace vramplan::test;
 namespace {
 
 Scenario hybridScenario(const QString &file, const std::string &engine, int tp,
-                        int64_t maxModelLen = 32768)
+                        int64_t maxModelLen = 32768, const std::string &kvDtype = "auto")
 {
     const auto config = hfJsonFromText(readFile(dataPath("hf_configs_2026/" + file)));
     if (!config)
@@ -33,7 +33,8 @@ Scenario hybridScenario(const QString &file, const std::string &engine, int tp,
         {"training", {{"mode", "inference"}, {"precision", "bf16"}}},
         {"parallelism", {{"gpus", tp}, {"tensor_parallel", tp}}},
         {"gpu", {{"preset", "h100-80gb"}}},
-        {"serving", {{"engine", engine}, {"max_model_len", maxModelLen}}}};
+        {"serving",
+         {{"engine", engine}, {"max_model_len", maxModelLen}, {"kv_cache_dtype", kvDtype}}}};
     auto parsed = scenarioFromJson(scenario);
     if (!parsed)
         qFatal("%s", parsed.error.c_str());
@@ -54,6 +55,8 @@ private slots:
     void vllmRequestsHoldBlocksInEveryGroup();
     void sglangSplitsStateAndKvPools();
     void denseModelsKeepNoState();
+    void sparseAttentionCachesIndexerKeys_data();
+    void sparseAttentionCachesIndexerKeys();
 };
 
 void TestServingHybrids::statePerSequence_data()
@@ -183,6 +186,37 @@ void TestServingHybrids::denseModelsKeepNoState()
     const ServingPlan p = planServing(hybridScenario("olmo-3-1025-7b.json", "vllm", 1));
     QCOMPARE(p.stateBytesPerSequence, 0.0);
     QCOMPARE(int(p.settings.blockSize), 16);
+}
+
+void TestServingHybrids::sparseAttentionCachesIndexerKeys_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("kvDtype");
+    QTest::addColumn<qint64>("kvBytesPerToken"); // every layer on one GPU
+    // DeepSeek-V3.2, 61 layers of MLA with the lightning indexer (index_head_dim 128), TP 8:
+    // the latent is not split by TP. vLLM and SGLang: the kv_lora_rank 512 + rope 64 latent in
+    // bf16, 1,152 B, and the indexer's fp8 keys with one fp32 scale, 128 + 4 = 132 B:
+    //   61 x 1,284 = 78,324.
+    QTest::newRow("vLLM bf16") << "vllm" << "auto" << qint64(78324);
+    QTest::newRow("SGLang bf16") << "sglang" << "auto" << qint64(78324);
+    // An fp8 cache is FlashMLA's fp8_ds_mla record: 512 fp8 + 4 fp32 scales + 64 bf16 rope =
+    // 656 B, and the indexer's 132 B: 61 x 788 = 48,068.
+    QTest::newRow("vLLM fp8") << "vllm" << "fp8" << qint64(48068);
+    // transformers caches decompressed keys and values of its 128 / 8 heads, (192 + 128) x 2 B
+    // each, 10,240 B, and the indexer's bf16 keys, 256 B: 61 x 10,496 = 640,256.
+    QTest::newRow("transformers") << "transformers" << "auto" << qint64(640256);
+}
+
+void TestServingHybrids::sparseAttentionCachesIndexerKeys()
+{
+    QFETCH(QString, engine);
+    QFETCH(QString, kvDtype);
+    QFETCH(qint64, kvBytesPerToken);
+    const ServingPlan p = planServing(hybridScenario("deepseek-v3.2.json", engine.toStdString(),
+                                                     8, 32768, kvDtype.toStdString()));
+    QVERIFY(p.present);
+    QCOMPARE(qint64(p.kvBytesPerToken), kvBytesPerToken);
+    QCOMPARE(p.stateBytesPerSequence, 0.0);
 }
 
 QTEST_APPLESS_MAIN(TestServingHybrids)
