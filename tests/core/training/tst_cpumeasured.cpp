@@ -8,7 +8,9 @@
 //                    recomputation the checkpointed input), summed over one layer;
 //   saved_total      activations and logits/loss alive at the end of forward (the items marked
 //                    transient live only inside the loss computation);
-//   model_states     parameters + gradients + optimizer states at the optimizer step.
+//   model_states     parameters + gradients + optimizer states at the optimizer step;
+//   vision_saved_per_block, vision_merger_saved
+//                    a trained vision tower's per-block and merger items.
 
 #include "estimate.h"
 #include "testhelpers.h"
@@ -59,6 +61,16 @@ double predictedFor(const Estimate &e, const Scenario &s, const std::string &met
 {
     if (metric == "saved_per_layer")
         return perLayerSaved(e, s, layer);
+    // A trained vision tower (tests/measure/vision_blocks.py): one block, and the merger.
+    if (metric == "vision_saved_per_block" || metric == "vision_merger_saved") {
+        const std::string name = metric == "vision_saved_per_block"
+                                     ? "vision tower blocks' saved tensors (trained tower)"
+                                     : "vision merger's saved tensors (trained tower)";
+        for (const auto &item : e.items)
+            if (item.name == name)
+                return item.perUnit;
+        return 0;
+    }
     if (metric == "saved_total") {
         // Alive at the end of forward, less what lives only inside the loss computation.
         double bytes = 0;
@@ -87,6 +99,8 @@ const std::map<std::string, Bound> bounds = {
     {"saved_per_layer", {0.001, 0.004}},
     {"saved_total", {0.014, 0.045}},
     {"model_states", {0.001, 0.001}},
+    {"vision_saved_per_block", {0.01, 0.03}},
+    {"vision_merger_saved", {0.01, 0.03}},
 };
 // The 2024-2026 families (Qwen3, Qwen3-MoE, DeepSeek-V2/V3, gpt-oss, Gemma 2/3, OLMo 2): the
 // issue's bounds (saved per layer mean <= 1%, worst <= 3%; states exact); saved_total is a
@@ -95,6 +109,9 @@ const std::map<std::string, Bound> newerBounds = {
     {"saved_per_layer", {0.01, 0.03}},
     {"saved_total", {0.005, 0.025}},
     {"model_states", {0.001, 0.001}},
+    // the bounds, as for a layer
+    {"vision_saved_per_block", {0.01, 0.03}},
+    {"vision_merger_saved", {0.01, 0.03}},
 };
 
 } // namespace
