@@ -73,19 +73,7 @@ json kimiLinearFields(HfReader &r)
          {"mla_use_output_gate", "routed_expert_hidden_size", "attn_res_block_size"})
         if (r.has(k3) && r.config()[k3] != false)
             r.fail(k3, "is a Kimi K3 feature vramplan does not model");
-    json m = {{"family", "kimi_linear"},
-              {"layers", layers},
-              {"hidden_size", r.integer({"hidden_size"})},
-              {"attention_heads", heads},
-              {"kv_heads", heads},
-              {"head_dim", r.integer({"v_head_dim"}, 128)},
-              {"ffn_hidden_size", r.integer({"intermediate_size"})},
-              {"vocab_size", r.integer({"vocab_size"})},
-              {"max_positions", r.integer({"max_position_embeddings", "model_max_length"}, 4096)},
-              {"tied_embeddings", r.boolean("tie_word_embeddings", false)},
-              {"hidden_act", hfActivation(r.string("hidden_act", "silu"))},
-              {"mla", mlaFields(r)},
-              {"mtp_layers", r.integer({"num_nextn_predict_layers"}, 0, 0)}};
+    json m = mlaDecoderFields(r, "kimi_linear", layers, heads);
     std::string mixers(layerSlots(layers), 'a');
     if (r.has("linear_attn_config")) {
         json la = nested(r, "linear_attn_config", [&](HfReader &inner) {

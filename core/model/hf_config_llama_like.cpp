@@ -94,6 +94,23 @@ void checkExperts(HfReader &r, const json &moe, const char *topKKey, const char 
                             std::to_string(moe["experts"].get<int64_t>()));
 }
 
+json mlaDecoderFields(HfReader &r, const char *family, int64_t layers, int64_t heads)
+{
+    return {{"family", family},
+            {"layers", layers},
+            {"hidden_size", r.integer({"hidden_size"})},
+            {"attention_heads", heads},
+            {"kv_heads", heads},
+            {"head_dim", r.integer({"v_head_dim"}, 128)},
+            {"ffn_hidden_size", r.integer({"intermediate_size"})},
+            {"vocab_size", r.integer({"vocab_size"})},
+            {"max_positions", r.integer({"max_position_embeddings", "model_max_length"}, 4096)},
+            {"tied_embeddings", r.boolean("tie_word_embeddings", false)},
+            {"hidden_act", hfActivation(r.string("hidden_act", "silu"))},
+            {"mla", mlaFields(r)},
+            {"mtp_layers", r.integer({"num_nextn_predict_layers"}, 0, 0)}};
+}
+
 json mlaFields(HfReader &r)
 {
     return {{"q_lora_rank", r.integer({"q_lora_rank"}, 0, 0)},
@@ -196,19 +213,7 @@ bool newerModelFields(const json &config, const std::string &type, HfReader &r, 
         const bool v3 = type != "deepseek_v2";
         const int64_t heads = r.integer({"num_attention_heads"});
         const int64_t layers = r.integer({"num_hidden_layers"});
-        m = {{"family", v3 ? "deepseek_v3" : "deepseek_v2"},
-             {"layers", layers},
-             {"hidden_size", r.integer({"hidden_size"})},
-             {"attention_heads", heads},
-             {"kv_heads", heads},
-             {"head_dim", r.integer({"v_head_dim"}, 128)},
-             {"ffn_hidden_size", r.integer({"intermediate_size"})},
-             {"vocab_size", r.integer({"vocab_size"})},
-             {"max_positions", r.integer({"max_position_embeddings"}, 4096)},
-             {"tied_embeddings", r.boolean("tie_word_embeddings", false)},
-             {"hidden_act", hfActivation(r.string("hidden_act", "silu"))},
-             {"mla", mlaFields(r)},
-             {"mtp_layers", r.integer({"num_nextn_predict_layers"}, 0, 0)}};
+        m = mlaDecoderFields(r, v3 ? "deepseek_v3" : "deepseek_v2", layers, heads);
         if (r.has("n_routed_experts")) {
             json moe = deepseekStyleMoe(r, layers);
             checkExperts(r, moe, "num_experts_per_tok", "n_routed_experts");

@@ -127,8 +127,10 @@ void readSlidingLayers(HfReader &r, nlohmann::json &m, int64_t layers, int64_t p
 nlohmann::json deepseekStyleMoe(HfReader &r, int64_t layers);
 void checkExperts(HfReader &r, const nlohmann::json &moe, const char *topKKey,
                   const char *expertsKey);
-// Multi-head latent attention's keys.
+// Multi-head latent attention's keys, and the fields of a decoder built on it (DeepSeek-V2/V3,
+// Kimi-K2, Kimi Linear): heads as key/value heads, v_head_dim as head_dim, MTP layers.
 nlohmann::json mlaFields(HfReader &r);
+nlohmann::json mlaDecoderFields(HfReader &r, const char *family, int64_t layers, int64_t heads);
 
 // A nested config (the text model of Llama 4, Gemma 3, Qwen3.5, ...; a vision tower): read
 // with its own path in messages.

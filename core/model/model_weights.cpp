@@ -304,6 +304,13 @@ CheckpointExtras checkpointExtras(const ModelConfig &m, int64_t fp8BlockSize)
         m.isMoe() && m.moe.scoreCorrectionBias ? m.moe.experts : 0;
     // The MTP layers' router buffers count with the buffers (as the published tensor lists do).
     x.buffers = bufferPerMoeLayer * (moeLayers + (mtpIsMoe ? m.mtpLayers : 0));
+    // Gemma 4's persistent buffers: Gemma4TextDecoderLayer's layer_scalar (one a layer) and the
+    // vision tower's std_bias and std_scale (Gemma4VisionModel with standardize, as the published
+    // configs set it); the Hub's safetensors totals of 26B-A4B and 31B count them.
+    if (m.family == Family::Gemma4)
+        x.buffers += m.layers;
+    if (m.vision.present() && m.vision.tower == VisionTower::Gemma4)
+        x.buffers += 2 * m.vision.hiddenSize;
     if (m.mtpLayers > 0) {
         // Each MTP module is one more decoder layer with enorm and hnorm (h each), eh_proj
         // (2h -> h) and a final norm (h). DeepSeek's published checkpoints (and GLM-4.5's) also

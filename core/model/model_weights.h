@@ -73,7 +73,8 @@ struct ParameterCounts
 struct CheckpointExtras
 {
     int64_t mtp = 0;     // DeepSeek-V3 multi-token prediction layers (with their embedding/head)
-    int64_t buffers = 0; // e_score_correction_bias (a registered buffer in transformers)
+    // saved buffers: e_score_correction_bias, Gemma 4's layer_scalar and std_bias/std_scale
+    int64_t buffers = 0;
     int64_t fp8Scales = 0; // weight_scale_inv: one fp32 scale per block of an fp8 linear
     int64_t total() const { return mtp + buffers + fp8Scales; }
 };

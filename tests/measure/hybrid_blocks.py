@@ -32,6 +32,14 @@ import torch.nn.functional as F
 HYBRID_FAMILIES = ("qwen3_5", "nemotron_h")
 
 
+def _st():
+    """saved_tensors.py, imported when a model is built (it imports this module itself): its
+    norms, gated MLP and rotate_half are the ops these families share with the others.
+    Qwen3_5RMSNorm is Gemma's (1 + weight, in fp32), NemotronHRMSNorm Llama's."""
+    import saved_tensors
+    return saved_tensors
+
+
 class HybridScenarioError(Exception):
     pass
 
@@ -83,37 +91,6 @@ def read_fields(s, m):
     _need(s.precision in ("bf16", "fp32"), "training.precision",
           "the hybrid blocks are measured in bf16 and fp32 (autocast's op lists not emulated here)")
     _need(s.finetune == "full", "training.finetune.method", "full fine-tunes only here")
-
-
-class GemmaStyleRMSNorm(nn.Module):
-    """Qwen3_5RMSNorm: computed on x.float(), times (1 + weight) in fp32, type_as(x)."""
-
-    def __init__(self, dim, eps=1e-6):
-        super().__init__()
-        self.eps = eps
-        self.weight = nn.Parameter(torch.zeros(dim))
-
-    def forward(self, x):
-        output = x.float()
-        output = output * torch.rsqrt(output.pow(2).mean(-1, keepdim=True) + self.eps)
-        output = output * (1.0 + self.weight.float())
-        return output.type_as(x)
-
-
-class WeightTimesCastRMSNorm(nn.Module):
-    """NemotronHRMSNorm (Llama's ops): weight * normed.to(input_dtype)."""
-
-    def __init__(self, dim, eps=1e-6):
-        super().__init__()
-        self.weight = nn.Parameter(torch.ones(dim))
-        self.eps = eps
-
-    def forward(self, hidden_states):
-        input_dtype = hidden_states.dtype
-        hidden_states = hidden_states.to(torch.float32)
-        variance = hidden_states.pow(2).mean(-1, keepdim=True)
-        hidden_states = hidden_states * torch.rsqrt(variance + self.eps)
-        return self.weight * hidden_states.to(input_dtype)
 
 
 # ------------------------------------------------------------------------------------------
@@ -393,12 +370,6 @@ class NemotronHMamba2Mixer(nn.Module):
 # Qwen3.5 gated attention
 # ------------------------------------------------------------------------------------------
 
-def rotate_half(x):
-    x1 = x[..., : x.shape[-1] // 2]
-    x2 = x[..., x.shape[-1] // 2:]
-    return torch.cat((-x2, x1), dim=-1)
-
-
 def apply_partial_rotary(q, k, cos, sin):
     """modeling_qwen3_5.apply_rotary_pos_emb: rotate the first rotary_dim of each head, keep
     the rest, concatenate."""
@@ -406,6 +377,7 @@ def apply_partial_rotary(q, k, cos, sin):
     rotary_dim = cos.shape[-1]
     q_rot, q_pass = q[..., :rotary_dim], q[..., rotary_dim:]
     k_rot, k_pass = k[..., :rotary_dim], k[..., rotary_dim:]
+    rotate_half = _st().rotate_half
     q_embed = (q_rot * cos) + (rotate_half(q_rot) * sin)
     k_embed = (k_rot * cos) + (rotate_half(k_rot) * sin)
     return torch.cat([q_embed, q_pass], dim=-1), torch.cat([k_embed, k_pass], dim=-1)
@@ -438,8 +410,8 @@ class Qwen35Attention(nn.Module):
         self.k_proj = nn.Linear(s.hidden, s.kv_heads * s.head_dim, bias=False)
         self.v_proj = nn.Linear(s.hidden, s.kv_heads * s.head_dim, bias=False)
         self.o_proj = nn.Linear(s.heads * s.head_dim, s.hidden, bias=False)
-        self.q_norm = GemmaStyleRMSNorm(s.head_dim)
-        self.k_norm = GemmaStyleRMSNorm(s.head_dim)
+        self.q_norm = _st().GemmaRMSNorm(s.head_dim)
+        self.k_norm = _st().GemmaRMSNorm(s.head_dim)
         self.scaling = s.head_dim ** -0.5
 
     def first_linear_weight_dtype(self):
@@ -467,17 +439,6 @@ class Qwen35Attention(nn.Module):
 # Layers and the causal LM
 # ------------------------------------------------------------------------------------------
 
-class Qwen35MLP(nn.Module):
-    def __init__(self, s):
-        super().__init__()
-        self.gate_proj = nn.Linear(s.hidden, s.ffn, bias=False)
-        self.up_proj = nn.Linear(s.hidden, s.ffn, bias=False)
-        self.down_proj = nn.Linear(s.ffn, s.hidden, bias=False)
-
-    def forward(self, x):
-        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
-
-
 class HybridLayer(nn.Module):
     """Qwen3_5DecoderLayer (linear-attention layers) or NemotronHBlock (Mamba blocks)."""
 
@@ -486,15 +447,15 @@ class HybridLayer(nn.Module):
         self.family = s.family
         self.kind = s.hybrid_kind
         if s.family == "qwen3_5":
-            self.input_layernorm = GemmaStyleRMSNorm(s.hidden)
+            self.input_layernorm = _st().GemmaRMSNorm(s.hidden)
             if self.kind == "full_attention":
                 self.self_attn = Qwen35Attention(s, attention_fn)
             else:
                 self.linear_attn = Qwen35GatedDeltaNet(s)
-            self.post_attention_layernorm = GemmaStyleRMSNorm(s.hidden)
-            self.mlp = Qwen35MLP(s)
+            self.post_attention_layernorm = _st().GemmaRMSNorm(s.hidden)
+            self.mlp = _st().GatedMLP(s, s.hidden, s.ffn)  # Qwen3_5MLP: SiLU-gated
         else:
-            self.norm = WeightTimesCastRMSNorm(s.hidden)
+            self.norm = _st().LlamaRMSNorm(s.hidden)
             self.mixer = NemotronHMamba2Mixer(s)
 
     def forward(self, hidden_states, position_embeddings=None):
@@ -527,7 +488,7 @@ class HybridCausalLM(nn.Module):
         self.embed_tokens = nn.Embedding(s.vocab, s.hidden)
         self.layers = nn.ModuleList(HybridLayer(s, i, attention_fn) for i in range(s.layers))
         self.rotary_emb = PartialRotary(s.head_dim) if s.hybrid_kind == "full_attention" else None
-        self.norm = GemmaStyleRMSNorm(s.hidden) if s.family == "qwen3_5" else WeightTimesCastRMSNorm(s.hidden)
+        self.norm = _st().GemmaRMSNorm(s.hidden) if s.family == "qwen3_5" else _st().LlamaRMSNorm(s.hidden)
         self.lm_head = nn.Linear(s.hidden, s.vocab, bias=False)
         if s.tied:
             self.lm_head.weight = self.embed_tokens.weight

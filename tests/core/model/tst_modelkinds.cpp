@@ -1,8 +1,7 @@
 // The models of 2026 (issue 20): exact counts of the transformers classes against independently
-// published totals, the layer kinds read from each config, the vision towers, the per-layer plan
-// under a changed layer count, and the configs whose fields contradict each other. The configs
-// are the shared references' copies in tests/data/hf_configs_2026 (their fidelity in that
-// folder's README); each published figure names its source.
+// published totals, the layer kinds of each config, the vision towers, the per-layer plan under a
+// changed layer count, the configs whose fields contradict each other. The configs are the shared
+// references' copies in tests/data/hf_configs_2026; each published figure names its source.
 
 #include "catalog.h"
 #include "formats/enum_names.h"
@@ -143,6 +142,22 @@ void TestModelKinds::publishedTotals_data()
                                              << qint64(1554863488) << qint64(1554863488) << false;
     QTest::newRow("Falcon-H1-7B") << "falcon-h1-7b.json" << qint64(7585648736)
                                   << qint64(7585648736) << qint64(7585648736) << false;
+    // Hub safetensors totals: DeepSeek-V3.2-Exp (MTP layer with embedding and head copies, fp32
+    // 128 x 128 block scales, router buffers), GLM-5 (MTP, buffers), MiniMax-M2.5 (scales,
+    // buffers; no MTP weights), Gemma 4 (the layer_scalar and vision std_* buffers).
+    QTest::newRow("DeepSeek-V3.2-Exp") << "deepseek-v3.2.json" << qint64(671877929216)
+                                       << qint64(685396921376) << qint64(685396921376) << true;
+    QTest::newRow("GLM-5") << "glm-5.json" << qint64(743911199232) << qint64(753864139008)
+                           << qint64(753864139008) << true;
+    QTest::newRow("MiniMax-M2.5") << "minimax-m2.5.json" << qint64(228689748992)
+                                  << qint64(228703644928) << qint64(228703644928) << true;
+    QTest::newRow("Gemma-4-26B-A4B") << "gemma-4-26b-a4b.json" << qint64(25805933872)
+                                     << qint64(25805936206) << qint64(25805936206) << true;
+    QTest::newRow("Gemma-4-31B") << "gemma-4-31b-it.json" << qint64(31273086512)
+                                 << qint64(31273088876) << qint64(31273088876) << true;
+    QTest::newRow("OLMo-3-7B (355 tensors of its GGUFs)")
+        << "olmo-3-1025-7b.json" << qint64(7298011136) << qint64(7298011136)
+        << qint64(7298011136) << false;
 }
 
 void TestModelKinds::publishedTotals()
@@ -157,7 +172,10 @@ void TestModelKinds::publishedTotals()
     QVERIFY2(error.empty(), error.c_str());
     const ParameterCounts c = countParameters(m);
     QCOMPARE(qint64(c.total), total);
-    QCOMPARE(qint64(c.total + checkpointExtras(m).total()), checkpoint);
+    const auto config = hfJsonFromText(readFile(dataPath("hf_configs_2026/" + file)));
+    QVERIFY(config);
+    QCOMPARE(qint64(c.total + checkpointExtras(m, hfFp8BlockSize(*config.value)).total()),
+             checkpoint);
     QCOMPARE(publishedIsCheckpoint ? checkpoint : total, published);
 }
 
@@ -168,12 +186,8 @@ void TestModelKinds::roundedTotals_data()
     QTest::addColumn<bool>("textOnly");    // ... or the language model only (Gemma's cards)
     QTest::addColumn<double>("published"); // as published, in units of `unit`
     QTest::addColumn<double>("unit");
-    // Where only a rounded figure is published, the count must round to it. Hub pages show the
-    // safetensors total to the nearest billion; Gemma 4's cards count the language model only.
-    QTest::newRow("DeepSeek-V3.2: Hub 685B (MTP, fp8 scales)")
-        << "deepseek-v3.2.json" << true << false << 685.0 << 1e9;
-    QTest::newRow("GLM-5: Hub 754B (MTP)") << "glm-5.json" << true << false << 754.0 << 1e9;
-    QTest::newRow("MiniMax-M2.5: Hub 229B") << "minimax-m2.5.json" << true << false << 229.0 << 1e9;
+    // Where only a rounded figure is published, the count must round to it (Hub pages: to the
+    // nearest billion); Gemma 4's cards count the language model only, to 0.1B.
     QTest::newRow("Gemma-4-26B-A4B: card 25.2B (text)")
         << "gemma-4-26b-a4b.json" << false << true << 25.2 << 1e8;
     QTest::newRow("Gemma-4-31B: card 30.7B (text)")
