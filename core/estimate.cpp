@@ -71,8 +71,12 @@ void scenarioWarnings(Estimate &e, const Scenario &s)
     if (s.model.checkpointParameters > 0 && s.model.family != Family::Generic) {
         const double modelled = double(e.parameters.total);
         const double extras = double(checkpointExtras(s.model).total());
+        // An fp8 checkpoint also holds its weight_scale_inv tensors; the scenario keeps no
+        // block size, so the 128 x 128 blocks of DeepSeek-V3/V3.2, Kimi-K2 and Qwen's FP8
+        // releases are accepted too.
+        const double withScales = double(checkpointExtras(s.model, 128).total());
         const double held = double(s.model.checkpointParameters);
-        if (held != modelled && held != modelled + extras)
+        if (held != modelled && held != modelled + extras && held != modelled + withScales)
             e.warnings.push_back({WarningCode::CheckpointDiffers, held, modelled});
     }
     if (t.vision.present()) {

@@ -2,6 +2,7 @@
 // the model reports, and every preset with a published count.
 
 #include "catalog.h"
+#include "estimate.h"
 #include "model/hf_config.h"
 #include "model/model_scaling.h"
 #include "model/model_weights.h"
@@ -48,6 +49,8 @@ private slots:
     void scaledModels();
     void checkpointTotals_data();
     void checkpointTotals();
+    void checkpointAgreesWithEstimate_data();
+    void checkpointAgreesWithEstimate();
     void activeParameters_data();
     void activeParameters();
     void contradictoryConfigs_data();
@@ -223,6 +226,37 @@ void TestParameterCounts::checkpointTotals()
     QCOMPARE(qint64(x.fp8Scales), fp8Scales);
     QCOMPARE(qint64(x.buffers), buffers);
     QCOMPARE(qint64(countParameters(s.model).total + x.total()), published);
+}
+
+// An imported checkpoint's count (model.checkpoint_parameters) against the model: the estimate
+// warns only when the tensors hold something the layers, MTP layers, buffers and fp8 scales do
+// not explain.
+void TestParameterCounts::checkpointAgreesWithEstimate_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<qint64>("held");
+    QTest::addColumn<bool>("warned");
+    QTest::newRow("DeepSeek-V3 fp8 checkpoint") << "deepseek-v3" << qint64(684531386000) << false;
+    QTest::newRow("DeepSeek-V3 as transformers builds it") << "deepseek-v3" << qint64(671026404352)
+                                                        << false;
+    QTest::newRow("DeepSeek-V3 a tensor short") << "deepseek-v3" << qint64(671026404352 - 4096)
+                                               << true;
+    QTest::newRow("GLM-4.5 with MTP and buffers") << "glm-4.5" << qint64(358337791296) << false;
+}
+
+void TestParameterCounts::checkpointAgreesWithEstimate()
+{
+    QFETCH(QString, preset);
+    QFETCH(qint64, held);
+    QFETCH(bool, warned);
+    const Scenario s = test::parseOrFail(
+        "{\"format\":\"vramplan-scenario\",\"model\":{\"preset\":\"" + preset.toStdString() +
+        "\",\"checkpoint_parameters\":" + std::to_string(held) + "}}");
+    const Estimate e = estimate(s);
+    const bool differs = std::any_of(e.warnings.begin(), e.warnings.end(), [](const Warning &w) {
+        return w.code == WarningCode::CheckpointDiffers;
+    });
+    QCOMPARE(differs, warned);
 }
 
 void TestParameterCounts::activeParameters_data()
