@@ -243,8 +243,11 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
         std::vector<const GpuSpec *> gpus;
         for (const auto &g : Catalog::builtin().gpus())
             gpus.push_back(&g);
-        std::sort(gpus.begin(), gpus.end(),
-                  [](const GpuSpec *a, const GpuSpec *b) { return a->memoryMiB < b->memoryMiB; });
+        // Stable: of cards with the same memory the catalog's first (the original, not its
+        // export variant) is named.
+        std::stable_sort(gpus.begin(), gpus.end(), [](const GpuSpec *a, const GpuSpec *b) {
+            return a->memoryMiB < b->memoryMiB;
+        });
         Scenario t = advice.nearest.scenario;
         for (const GpuSpec *g : gpus) {
             t.gpu.preset = g->id;

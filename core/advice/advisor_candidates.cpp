@@ -132,8 +132,10 @@ std::vector<Hardware> hardwareFor(const Scenario &s, bool allow)
     for (const auto &g : Catalog::builtin().gpus())
         if (g.memoryMiB / 1024.0 > s.gpu.memoryGiB + 0.5 && g.vendor == "nvidia")
             larger.push_back(&g);
-    std::sort(larger.begin(), larger.end(),
-              [](const GpuSpec *a, const GpuSpec *b) { return a->memoryMiB < b->memoryMiB; });
+    // Stable: of cards with the same memory the catalog's first is named.
+    std::stable_sort(larger.begin(), larger.end(), [](const GpuSpec *a, const GpuSpec *b) {
+        return a->memoryMiB < b->memoryMiB;
+    });
     for (size_t i = 0; i < larger.size() && i < 3; ++i)
         out.push_back({1, larger[i]});
     return out;

@@ -39,6 +39,10 @@ double cudaTotalBytes(const GpuConfig &gpu)
         {"h100-80gb", 79.22, "vLLM PRs #10511, #12126 logs: total_gpu_memory 79.22GiB"},
         {"a100-40gb", 39.38, "vLLM issue #16570 log: total_gpu_memory (39.38GiB)"},
         {"a100-80gb", 79.15, "PyTorch OOM messages on A100-SXM4-80GB: 79.15 GiB total capacity"},
+        // The export variants carry the same memory as the cards they derive from (nvidia-smi
+        // reports 81920 and 81559 MiB alike: tests/data/gpu_specs.json).
+        {"a800-80gb", 79.15, "as A100-SXM4-80GB (the same 81920 MiB)"},
+        {"h800-80gb", 79.22, "as H100 80GB HBM3 (the same 81559 MiB)"},
         {"t4-16gb", 14.75, "PyTorch OOM messages on Tesla T4: 14.75 GiB total capacity"},
         {"a10g-24gb", 22.19, "PyTorch OOM messages on A10G: 22.19 GiB total capacity"},
         {"v100-16gb", 15.78, "PyTorch OOM messages on V100-SXM2-16GB: 15.78 GiB total capacity"},

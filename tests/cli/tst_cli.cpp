@@ -235,6 +235,8 @@ private slots:
     void badOptions();
     void catalogLists_data();
     void catalogLists();
+    void catalogGpuMemory_data();
+    void catalogGpuMemory();
 
 private:
     QTemporaryDir m_dir;
@@ -1230,6 +1232,47 @@ void TestCli::catalogLists()
         firstWords << line.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty);
     for (const QString &id : ids)
         QVERIFY2(firstWords.contains(id), qPrintable(id + " not listed:\n" + r.describe()));
+}
+
+void TestCli::catalogGpuMemory_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("mib");
+    QTest::addColumn<QString>("architecture");
+    // GPUs people rent that the catalog gained (issue 21): `gpus` prints each with the total
+    // nvidia-smi (rocm-smi) reports, not the marketing capacity (resources/gpus.json names
+    // the log each figure was seen in).
+    QTest::newRow("A800") << "a800-80gb" << "81920" << "ampere";
+    QTest::newRow("H800") << "h800-80gb" << "81559" << "hopper";
+    QTest::newRow("H20") << "h20-96gb" << "97871" << "hopper";
+    QTest::newRow("L20 (ECC on)") << "l20-48gb" << "46068" << "ada";
+    QTest::newRow("RTX 4090 D") << "rtx-4090d" << "24564" << "ada";
+    QTest::newRow("A40 (ECC on)") << "a40-48gb" << "46068" << "ampere";
+    QTest::newRow("MI325X") << "mi325x-256gb" << "262128" << "cdna3";
+    QTest::newRow("B300") << "b300-288gb" << "275040" << "blackwell";
+    QTest::newRow("GB200, one GPU") << "gb200-186gb" << "189471" << "blackwell";
+    QTest::newRow("RTX PRO 6000 Blackwell") << "rtx-pro-6000-96gb" << "97887" << "blackwell";
+}
+
+void TestCli::catalogGpuMemory()
+{
+    QFETCH(QString, id);
+    QFETCH(QString, mib);
+    QFETCH(QString, architecture);
+    const CliResult r = runCli({"gpus"});
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 0);
+    for (const QString &line : outputLines(r.out)) {
+        const QStringList words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (words.isEmpty() || words.first() != id)
+            continue;
+        QVERIFY2(words.size() >= 4, qPrintable(line));
+        QCOMPARE(words.at(words.size() - 1), architecture);
+        QCOMPARE(words.at(words.size() - 2), QStringLiteral("MiB"));
+        QCOMPARE(words.at(words.size() - 3), mib);
+        return;
+    }
+    QFAIL(qPrintable(id + " not listed:\n" + r.describe()));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ class TestStepTime : public QObject
 private slots:
     void againstPublishedThroughput();
     void costsMoveTheRightWay();
+    void catalogPeaks_data();
+    void catalogPeaks();
 };
 
 // Published throughput as tokens per second per GPU, from whichever figure the source gave.
@@ -121,4 +123,43 @@ void TestStepTime::costsMoveTheRightWay()
 }
 
 QTEST_APPLESS_MAIN(TestStepTime)
+// The peaks the step-time model takes from the catalog for the GPUs added in issue 21
+// (dense, from the datasheets that tests/data/gpu_specs.json cites): none falls back to its
+// architecture's class value (an H20 is not an H100, an RTX PRO 6000 not a B200).
+void TestStepTime::catalogPeaks_data()
+{
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<double>("bf16");
+    QTest::addColumn<double>("fp8");
+    QTest::addColumn<double>("memoryGBs");
+    QTest::addColumn<double>("nodeLinkGBs");
+    QTest::newRow("A800: A100 compute, NVLink 400 GB/s") << "a800-80gb" << 312.0 << 0.0 << 2039.0 << 200.0;
+    QTest::newRow("H800: H100 compute, NVLink 400 GB/s") << "h800-80gb" << 989.4 << 1978.9 << 3350.0 << 200.0;
+    QTest::newRow("H20") << "h20-96gb" << 148.0 << 296.0 << 4000.0 << 450.0;
+    QTest::newRow("L20") << "l20-48gb" << 119.5 << 239.0 << 864.0 << 32.0;
+    QTest::newRow("RTX 4090 D (derived)") << "rtx-4090d" << 147.1 << 294.2 << 1008.0 << 32.0;
+    QTest::newRow("A40") << "a40-48gb" << 149.7 << 0.0 << 696.0 << 56.25;
+    QTest::newRow("MI325X") << "mi325x-256gb" << 1307.4 << 2614.9 << 6000.0 << 448.0;
+    QTest::newRow("B300") << "b300-288gb" << 2250.0 << 4500.0 << 8000.0 << 900.0;
+    QTest::newRow("GB200, one GPU") << "gb200-186gb" << 2500.0 << 5000.0 << 8000.0 << 900.0;
+    QTest::newRow("RTX PRO 6000 Blackwell Server") << "rtx-pro-6000-96gb" << 503.8 << 1007.6 << 1597.0 << 64.0;
+}
+
+void TestStepTime::catalogPeaks()
+{
+    QFETCH(QString, gpu);
+    QFETCH(double, bf16);
+    QFETCH(double, fp8);
+    QFETCH(double, memoryGBs);
+    QFETCH(double, nodeLinkGBs);
+    const Scenario s = test::parseOrFail(
+        R"({"format":"vramplan-scenario","model":{"preset":"llama-3.1-8b"},"gpu":{"preset":")" +
+        gpu.toStdString() + R"("}})");
+    const GpuThroughput t = gpuThroughput(s);
+    QCOMPARE(t.tflops, bf16);
+    QCOMPARE(t.fp8Tflops, fp8);
+    QCOMPARE(t.memoryGBs, memoryGBs);
+    QCOMPARE(t.nodeLinkGBs, nodeLinkGBs);
+}
+
 #include "tst_steptime.moc"
