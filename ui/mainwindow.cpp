@@ -11,7 +11,9 @@
 #include "document/document.h"
 #include "document/exportactions.h"
 #include "document/fileactions.h"
+#include "document/helpmenu.h"
 #include "document/settings.h"
+#include "document/undokeys.h"
 #include "panels/calibrationdialog.h"
 #include "panels/comparisonview.h"
 #include "panels/controlspanel.h"
@@ -140,18 +142,15 @@ void MainWindow::buildMenus()
     buildEditMenu();
     m_comparisonActions->addTo(menuBar()->addMenu(tr("&Compare")));
     buildViewMenu();
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About vramplan"), this, [this] {
-        Dialogs::about(this, tr("About vramplan"),
-                       tr("<b>vramplan</b> %1<br>Will this training run fit on my GPUs, and "
-                          "what do I change if it doesn't?<br><br>GPL-3.0-or-later.")
-                           .arg(QApplication::applicationVersion()));
-    });
+    addHelpMenu(this, menuBar());
 }
 
 void MainWindow::buildEditMenu()
 {
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    // Also while a control's spin box or line edit holds the cursor (its own undo would take
+    // the key).
+    new UndoKeys(m_controls, m_document->undoStack());
     // "Undo Change micro-batch": the step's name after the verb.
     QAction *undo = m_document->undoStack()->createUndoAction(this);
     undo->setShortcut(QKeySequence::Undo);

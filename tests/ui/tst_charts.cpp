@@ -4,12 +4,17 @@
 // off the top (5), tooltips on the curves and the timeline and whole formulas in the
 // breakdown's (8), the timeline's device line, the verdict's basis (10), sizes in TiB and plain
 // tick labels (13).
+// Issue 21: the timeline's peak label inside the plot when the peak is the first phase (10), no
+// lone "..." for an empty curve note (11), the breakdown's total clear of the capacity line and
+// the likely range (12), charts that follow a dark palette while exports stay light (25).
 
 #include "charts/breakdownchart.h"
 #include "charts/breakdowntooltip.h"
+#include "charts/componentstyle.h"
 #include "charts/curvechart.h"
 #include "charts/timelinechart.h"
 #include "charts/units.h"
+#include "chartspage.h"
 #include "panels/comparisonview.h"
 #include "panels/statusline.h"
 #include "plancontroller.h"
@@ -20,6 +25,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSvgRenderer>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolTip>
 
@@ -59,6 +65,29 @@ QStringList legendNames(const QCustomPlot *plot)
     return names;
 }
 
+QCPItemText *visibleText(QCustomPlot *plot, const QString &prefix)
+{
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+            if (text->realVisibility() && text->text().startsWith(prefix))
+                return text;
+    return nullptr;
+}
+
+// WCAG's contrast ratio of two colours: 1 (none) to 21 (black on white).
+double contrast(const QColor &a, const QColor &b)
+{
+    auto luminance = [](const QColor &c) {
+        auto channel = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) +
+               0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 Scenario withGpus(Scenario s, int64_t gpus)
 {
     s.parallelism.gpus = gpus;
@@ -89,6 +118,10 @@ private slots:
     void timelineShowsTheDevice();
     void sizesAndCountsRead();
     void axesInTiBWithPlainNumbers();
+    void timelinePeakLabelInsideWhenFirst();
+    void emptyNoteDrawsNothing();
+    void breakdownTotalClearOfCapacityAndRange();
+    void chartsFollowADarkPalette();
 };
 
 // The legend beside the plot, never over the first bar or its total.
@@ -446,6 +479,183 @@ void TestCharts::axesInTiBWithPlainNumbers()
     }
     QVERIFY(w.statusText().contains(QStringLiteral(" TiB per GPU")));
     QVERIFY(w.statusText().contains(QStringLiteral("406 B parameters")));
+}
+
+// Where the peak is the first bar, its label ("peak: 60.3 GiB allocated") is moved right so
+// that it starts inside the plot, not cut at the left edge (": 60.3 GiB allocated").
+void TestCharts::timelinePeakLabelInsideWhenFirst()
+{
+    Estimate e = estimate(defaultScenario());
+    Phase first = Phase::Initialisation;
+    for (int i = 0; i < phaseCount; ++i)
+        if (e.phases[size_t(i)].present && Phase(i) != Phase::Initialisation) {
+            first = Phase(i);
+            break;
+        }
+    e.phases[size_t(Phase::Initialisation)].present = false;
+    e.peak.phase = first;
+    e.peak.allocated = 60.3 * GiB;
+    TimelineChart chart;
+    chart.resize(560, 260);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setEstimate(e, Unit::GiB);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QCPItemText *peak = visibleText(chart.plot(), QStringLiteral("peak:"));
+    QVERIFY(peak);
+    QCOMPARE(peak->text(), QStringLiteral("peak: 60.3 GiB allocated"));
+    const QRect axis = chart.plot()->axisRect()->rect();
+    QVERIFY2(axis.contains(itemRect(peak).toAlignedRect()),
+             qPrintable(QStringLiteral("label from x %1, plot from %2")
+                            .arg(itemRect(peak).left())
+                            .arg(axis.left())));
+}
+
+// A curve whose samples all fit has no note: nothing is drawn under its title, on screen (after
+// a scenario that had one) or in an export.
+void TestCharts::emptyNoteDrawsNothing()
+{
+    auto lonelyEllipsis = [](QCustomPlot *plot) {
+        QStringList drawn;
+        for (QCPTextElement *text : plot->findChildren<QCPTextElement *>())
+            if (text->realVisibility() && text->text().simplified() == QString(QChar(0x2026)))
+                drawn << text->text();
+        return drawn;
+    };
+    QTemporaryDir dir;
+    {
+        MainWindow hidden; // exported without ever being shown
+        hidden.setUnit(Unit::GiB);
+        hidden.setScenario(dataScenario(QStringLiteral("gpt2-h100")));
+        QCOMPARE(hidden.gpuChart()->note(), QString());
+        const QString path = dir.filePath(QStringLiteral("gpus.svg"));
+        QCOMPARE(hidden.exportChart(QStringLiteral("gpus"), path), QString());
+        QVERIFY2(!svgTexts(path).contains(QString(QChar(0x2026))),
+                 qPrintable(svgTexts(path).join(QStringLiteral(" | "))));
+        QCOMPARE(lonelyEllipsis(hidden.gpuChart()->plot()), QStringList());
+    }
+    // On screen: a curve drawn with a note, then with none.
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(screenshotScenario());
+    CurveChart chart;
+    chart.resize(640, 420);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setCurve(w.controller()->batchCurve(), Unit::GiB);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(!chart.note().isEmpty());
+    CurveData fits = w.controller()->batchCurve();
+    fits.capacityBytes = 1e18; // everything fits, nothing runs off the top
+    chart.setCurve(fits, Unit::GiB);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(chart.note(), QString());
+    QCOMPARE(lonelyEllipsis(chart.plot()), QStringList());
+}
+
+// A total just under the capacity ("device 78.17 GiB" on an H100's 79.65 GiB) stands clear of
+// the dashed capacity line and of the likely-range whisker beside the bar.
+void TestCharts::breakdownTotalClearOfCapacityAndRange()
+{
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(defaultScenario());
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    Estimate e = estimate(defaultScenario());
+    double total = 0;
+    for (double b : e.perGpu)
+        total += b;
+    for (double &b : e.perGpu)
+        b *= 78.17 * GiB / total;
+    e.peak.device = 78.17 * GiB;
+    BreakdownChart *chart = w.breakdownChart();
+    chart->setEstimate(e, Unit::GiB);
+    replotAll(w);
+    QCustomPlot *plot = chart->plot();
+    QCPItemText *label = visibleText(plot, QStringLiteral("device"));
+    QVERIFY(label);
+    QCOMPARE(label->text().simplified(), QStringLiteral("device 78.17 GiB"));
+    const QRectF box = itemRect(label);
+    const double line = plot->yAxis->coordToPixel(chart->capacityValue());
+    QVERIFY2(box.bottom() < line || box.top() > line,
+             qPrintable(QStringLiteral("label %1 to %2, line at %3")
+                            .arg(box.top())
+                            .arg(box.bottom())
+                            .arg(line)));
+    QVERIFY(plot->axisRect()->rect().contains(box.toAlignedRect()));
+    // The whisker: its bar ends are 10 px wide.
+    QCPItemLine *band = nullptr;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPItemLine *>(plot->item(i)))
+            if (item->visible() &&
+                std::abs(item->start->coords().y() - chart->likelyRange().first) < 1e-9 &&
+                std::abs(item->end->coords().y() - chart->likelyRange().second) < 1e-9)
+                band = item;
+    QVERIFY(band);
+    const QPointF start = band->start->pixelPosition(), end = band->end->pixelPosition();
+    const QRectF whisker = QRectF(start, end).normalized().adjusted(-5, 0, 5, 0);
+    QVERIFY2(!whisker.intersects(box),
+             qPrintable(QStringLiteral("whisker x %1 to %2, label from %3")
+                            .arg(whisker.left())
+                            .arg(whisker.right())
+                            .arg(box.left())));
+}
+
+// Under a dark palette every chart's background is the palette's base, its axes, ticks, legend
+// and labels read against it, the components keep their colours; an export stays light (a
+// document's page is white) and the window's charts are dark again after it.
+void TestCharts::chartsFollowADarkPalette()
+{
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::AlternateBase, QColor(0x2a, 0x2a, 0x2a));
+    dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
+    const QColor base = dark.color(QPalette::Base);
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(screenshotScenario());
+    w.setPalette(dark);
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    keepShot(w, QStringLiteral("dark"));
+    const std::pair<const char *, QCustomPlot *> plots[] = {
+        {"breakdown", w.breakdownChart()->plot()},
+        {"batch", w.batchChart()->plot()},
+        {"timeline", w.timelineChart()->plot()}};
+    for (const auto &[name, plot] : plots) {
+        const QImage image = plot->toPixmap().toImage();
+        QCOMPARE(image.pixelColor(2, 2), base);
+        for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
+            QCOMPARE(axis->tickLabelColor(), dark.color(QPalette::Text));
+            QCOMPARE(axis->labelColor(), dark.color(QPalette::Text));
+            QVERIFY2(contrast(axis->basePen().color(), base) >= 3, name);
+        }
+        QVERIFY2(contrast(plot->legend->textColor(), base) >= 4.5, name);
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+                if (text->visible() && !text->text().isEmpty())
+                    QVERIFY2(contrast(text->color(), base) >= 3,
+                             qPrintable(QStringLiteral("%1: '%2' in %3")
+                                            .arg(name, text->text(), text->color().name())));
+        for (QCPTextElement *text : plot->findChildren<QCPTextElement *>())
+            if (text->realVisibility() && !text->text().isEmpty())
+                QVERIFY2(contrast(text->textColor(), base) >= 3, qPrintable(text->text()));
+    }
+    for (int c = 0; c < componentCount; ++c)
+        for (int i = 0; i < w.breakdownChart()->plot()->plottableCount(); ++i)
+            if (auto *bars = qobject_cast<QCPBars *>(w.breakdownChart()->plot()->plottable(i)))
+                if (bars->name() == componentName(Component(c)))
+                    QCOMPARE(bars->brush().color(), componentColor(Component(c)));
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("timeline.png"));
+    QCOMPARE(w.exportChart(QStringLiteral("timeline"), path), QString());
+    const QImage exported(path);
+    QCOMPARE(exported.pixelColor(exported.width() - 4, exported.height() - 4), QColor(Qt::white));
+    QCOMPARE(w.timelineChart()->plot()->toPixmap().toImage().pixelColor(2, 2), base);
 }
 
 QTEST_MAIN(TestCharts)

@@ -3,6 +3,9 @@
 // slider drag is one undo step; a Hugging Face config.json imports into the model fields.
 
 #include "catalog.h"
+#include "charts/breakdownchart.h"
+#include "document/comparisonactions.h"
+#include "document/dialogs.h"
 #include "formats/comparison.h"
 #include "document/scenariofile.h"
 #include "document/scenarioname.h"
@@ -20,12 +23,15 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMenu>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QUndoStack>
+#include <qcustomplot.h>
 
 using namespace vramplan;
 using namespace vramplan::ui;
@@ -48,6 +54,29 @@ QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArra
     f.open(QIODevice::WriteOnly);
     f.write(content);
     return path;
+}
+
+// The window's action of that menu text ("&Save Comparison As..."), as a user finds it.
+QAction *findAction(const MainWindow &w, const QString &text)
+{
+    for (QAction *action : w.findChildren<QAction *>())
+        if (action->text() == text)
+            return action;
+    qWarning("no action %s", qPrintable(text));
+    return nullptr;
+}
+
+// What a menu offers once opened: its actions' enabled states are those the user sees.
+void openMenu(const MainWindow &w, const QString &title)
+{
+    for (QMenu *menu : w.findChildren<QMenu *>())
+        if (menu->title() == title) {
+            menu->popup(QPoint(0, 0));
+            QTRY_VERIFY(menu->isVisible());
+            menu->hide();
+            return;
+        }
+    QFAIL(qPrintable(QStringLiteral("no menu ") + title));
 }
 
 } // namespace
@@ -77,6 +106,12 @@ private slots:
     void comparisonOfThree();
     void comparisonFiles_data();
     void comparisonFiles();
+    void saveComparisonAddsItsSuffix();
+    void emptyComparisonCannotBeExported();
+    void newHidesTheBreakdownTooltip();
+    void saveAsProposesTheScenarioName_data();
+    void saveAsProposesTheScenarioName();
+    void openingAConfigOffersTheImport();
 };
 
 void TestDocument::saveThenLoadIsIdentical()
@@ -118,8 +153,9 @@ void TestDocument::badFilesLoseNothing_data()
     QTest::newRow("wrong type")
         << QByteArray(R"({"format":"vramplan-scenario","training":{"micro_batch_size":"4"}})")
         << "training.micro_batch_size: must be a whole number";
+    // (A JSON with "model_type" is a model config: opening one offers the import.)
     QTest::newRow("not a scenario")
-        << QByteArray(R"({"model_type":"llama"})") << "format: is missing";
+        << QByteArray(R"({"hidden_size":4096})") << "format: is missing";
 }
 
 void TestDocument::badFilesLoseNothing()
@@ -446,6 +482,135 @@ void TestDocument::comparisonFiles()
     auto parsed = comparisonFromText(content.toStdString());
     QVERIFY(!parsed);
     QVERIFY2(QString::fromStdString(parsed.error).startsWith(expected), parsed.error.c_str());
+}
+
+// Issue 21 #14: a comparison saved under a bare name gets its suffix, and Open Comparison offers
+// every file too.
+void TestDocument::saveComparisonAddsItsSuffix()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    w.comparisonActions()->addCurrent();
+    Dialogs::scriptFileName(dir.filePath(QStringLiteral("mine")));
+    findAction(w, QStringLiteral("&Save Comparison As..."))->trigger();
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files),
+             QStringList{QStringLiteral("mine.vramplan-comparison.json")});
+
+    MainWindow other;
+    Dialogs::scriptFileName(dir.filePath(QStringLiteral("mine.vramplan-comparison.json")));
+    findAction(other, QStringLiteral("Open &Comparison..."))->trigger();
+    QVERIFY2(Dialogs::lastAsked().filter.contains(QStringLiteral("All files (*)")),
+             qPrintable(Dialogs::lastAsked().filter));
+    QCOMPARE(other.comparisonView()->count(), 1);
+}
+
+// Issue 21 #15: nothing to export while the comparison is empty: the menu says so, and an export
+// asked for anyway is refused with a reason and writes nothing.
+void TestDocument::emptyComparisonCannotBeExported()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    QAction *chart = findAction(w, QStringLiteral("Comparison chart..."));
+    QAction *table = findAction(w, QStringLiteral("Comparison table..."));
+    openMenu(w, QStringLiteral("&Export"));
+    QVERIFY(!chart->isEnabled());
+    QVERIFY(!table->isEnabled());
+
+    const QString png = dir.filePath(QStringLiteral("comparison.png"));
+    Dialogs::scriptFileName(png);
+    chart->trigger(); // a disabled action does nothing; the export itself refuses too
+    const QString refusal = w.exportChart(QStringLiteral("comparison"), png);
+    QVERIFY2(refusal.contains(QStringLiteral("comparison is empty")), qPrintable(refusal));
+    QVERIFY(w.exportComparisonTable(dir.filePath(QStringLiteral("comparison.csv")))
+                .contains(QStringLiteral("comparison is empty")));
+    QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+
+    w.comparisonActions()->addCurrent();
+    openMenu(w, QStringLiteral("&Export"));
+    QVERIFY(chart->isEnabled());
+    QVERIFY(table->isEnabled());
+    QCOMPARE(w.exportChart(QStringLiteral("comparison"), png), QString());
+}
+
+// Issue 21 #16: a breakdown tooltip describes the scenario it was shown for; File > New drops it.
+void TestDocument::newHidesTheBreakdownTooltip()
+{
+    MainWindow w;
+    Scenario big = defaultScenario();
+    big.parallelism.gpus = 8;
+    w.setScenario(big);
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QCustomPlot *plot = w.breakdownChart()->plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    // Low on the bar, inside its first segment.
+    const QPoint onBar(plot->xAxis->coordToPixel(1.0), plot->yAxis->coordToPixel(0) - 3);
+    QTest::mouseMove(plot, onBar);
+    QTRY_VERIFY(QToolTip::isVisible());
+    findAction(w, QStringLiteral("&New"))->trigger();
+    // Qt fades a tip out over a few hundred milliseconds; left alone it stays for ten seconds.
+    QTRY_VERIFY_WITH_TIMEOUT(!QToolTip::isVisible(), 1000);
+}
+
+void TestDocument::saveAsProposesTheScenarioName_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("proposed");
+    QTest::newRow("plain") << "Llama 3 LoRA" << "Llama-3-LoRA.vramplan.json";
+    // What file systems refuse (/\:*?"<>|) and what a shell makes awkward become dashes.
+    QTest::newRow("punctuation")
+        << "Qwen3-8B: 8k / 4 x A100? <fsdp>" << "Qwen3-8B-8k-4-x-A100-fsdp.vramplan.json";
+    QTest::newRow("generated") << "" << "";
+    QTest::newRow("nothing left") << "///" << "scenario.vramplan.json";
+    QTest::newRow("chinese") << "\u5fae\u8c03 8B" << "\u5fae\u8c03-8B.vramplan.json";
+}
+
+// Issue 21 #26: Save As proposes a file named after the scenario.
+void TestDocument::saveAsProposesTheScenarioName()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, proposed);
+    MainWindow w;
+    Scenario s = defaultScenario();
+    if (!name.isEmpty())
+        s.name = name.toStdString();
+    w.setScenario(s);
+    if (name.isEmpty()) // a name made from the settings: its model comes first
+        proposed = QString::fromStdString(w.scenario().name).section(QLatin1Char(','), 0, 0) +
+                   QStringLiteral("-");
+    Dialogs::scriptFileName(QString()); // cancelled
+    findAction(w, QStringLiteral("Save &As..."))->trigger();
+    QCOMPARE(Dialogs::lastAsked().caption, QStringLiteral("Save scenario"));
+    const QString suggested = Dialogs::lastAsked().suggested;
+    QVERIFY2(name.isEmpty() ? suggested.startsWith(proposed) : suggested == proposed,
+             qPrintable(suggested));
+    QVERIFY(suggested.endsWith(QStringLiteral(".vramplan.json")));
+    QVERIFY(!suggested.contains(QLatin1Char(' ')) && !suggested.contains(QLatin1Char(',')));
+}
+
+// Issue 21 #21: File > Open on a Hugging Face config.json offers to import its model instead of
+// failing with "format: is missing"; declined, nothing changes.
+void TestDocument::openingAConfigOffersTheImport()
+{
+    const QString config = test::dataPath(QStringLiteral("hf_configs/mistral-7b-v0.1.json"));
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    Dialogs::scriptAnswer(false);
+    QVERIFY(!w.openFile(config));
+    QVERIFY2(Dialogs::lastAsked().text.contains(QStringLiteral("model config")),
+             qPrintable(Dialogs::lastAsked().text));
+    QCOMPARE(dump(w.scenario()), dump(defaultScenario()));
+    QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("format")));
+
+    Dialogs::scriptAnswer(true);
+    QVERIFY(w.openFile(config));
+    QCOMPARE(w.scenario().model.layers, int64_t(32));
+    QCOMPARE(w.scenario().model.ffnHiddenSize, int64_t(14336));
+    QCOMPARE(w.undoStack()->count(), 1); // one undoable import into the scenario
+    QVERIFY(w.filePath().isEmpty());     // the config is not the scenario's file
 }
 
 QTEST_MAIN(TestDocument)

@@ -4,9 +4,12 @@
 // whole choice at the default size, and a long status message stops short of the parameter
 // counts (issue 11, items 6 and 12). The "Make it fit" panel sits under the breakdown (a tab of
 // its own in a small window) with every chip and line whole within it (issue 12).
+// Issue 21 (item 12): at 1280x800 and 1024x640 every y title whole along its plot, and the
+// timeline titled, its legend naming the components, its phase names uncut.
 // VRAMPLAN_TEST_SHOTS=folder keeps a picture of each.
 
 #include "charts/breakdownchart.h"
+#include "charts/componentstyle.h"
 #include "charts/curvechart.h"
 #include "charts/curvemarkers.h"
 #include "charts/timelinechart.h"
@@ -64,6 +67,8 @@ private slots:
     void fitPanelWhole();
     void comboBoxesShowTheirChoice();
     void longStatusMessageStopsShortOfTheCounts();
+    void titlesAndTimelineWhole_data();
+    void titlesAndTimelineWhole();
 };
 
 void TestLayout::nothingCutOrOverlapping_data()
@@ -295,6 +300,70 @@ void TestLayout::longStatusMessageStopsShortOfTheCounts()
                             .arg(status->countsLabel()->geometry().left())));
     QCOMPARE(status->countsLabel()->text(), QStringLiteral("8.03 B parameters, 8.03 B trainable"));
     keepShot(w, QStringLiteral("status-1024x640"));
+}
+
+void TestLayout::titlesAndTimelineWhole_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("scenario");
+    for (const QSize size : {QSize(1280, 800), QSize(1024, 640)})
+        for (const char *scenario : {"default", "screenshot"})
+            QTest::addRow("%dx%d %s", size.width(), size.height(), scenario) << size << scenario;
+}
+
+void TestLayout::titlesAndTimelineWhole()
+{
+    QFETCH(QSize, size);
+    QFETCH(QString, scenario);
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    const Scenario s = scenario == "default" ? defaultScenario() : screenshotScenario();
+    w.setScenario(s);
+    QVERIFY(showAt(w, size));
+    QVERIFY(!w.chartsPage()->tabbed());
+    keepShot(w, QStringLiteral("titles-%1x%2-%3").arg(size.width()).arg(size.height()).arg(scenario));
+
+    // Every value axis's title no longer than its plot is high (drawn centred along it, a
+    // longer one runs past the chart's edge).
+    for (QCustomPlot *plot : w.findChildren<QCustomPlot *>()) {
+        if (!plot->isVisible())
+            continue;
+        const QFontMetrics metrics(plot->yAxis->labelFont());
+        QVERIFY2(metrics.horizontalAdvance(plot->yAxis->label()) <= plot->axisRect()->height(),
+                 qPrintable(QStringLiteral("'%1' along %2 px")
+                                .arg(plot->yAxis->label())
+                                .arg(plot->axisRect()->height())));
+    }
+
+    // The timeline has a title, as the curves do.
+    QCustomPlot *timeline = w.timelineChart()->plot();
+    QStringList titles;
+    for (QCPTextElement *text : timeline->findChildren<QCPTextElement *>())
+        if (text->realVisibility() && text->layout())
+            titles << text->text();
+    QCOMPARE(titles, QStringList{QStringLiteral("Memory through one training step")});
+
+    // Its legend names every component a bar holds, then the two lines.
+    const Estimate e = estimate(s);
+    QStringList expected;
+    for (int c = componentCount - 1; c >= 0; --c) {
+        bool held = false;
+        for (const PhaseTotals &phase : e.phases)
+            held = held || (phase.present && phase.byComponent[size_t(c)] > 0);
+        if (held)
+            expected << componentName(Component(c));
+    }
+    expected << QStringLiteral("capacity %1").arg(formatSize(e.capacityBytes, Unit::GiB))
+             << w.timelineChart()->deviceLabel();
+    QStringList names;
+    for (int i = 0; i < timeline->legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(timeline->legend->item(i)))
+            names << item->plottable()->name();
+    QCOMPARE(names, expected);
+
+    // Each phase named in words, none cut short.
+    for (const QString &label : timeline->xAxis->tickVectorLabels())
+        QVERIFY2(!label.contains(QChar(0x2026)), qPrintable(label));
 }
 
 QTEST_MAIN(TestLayout)

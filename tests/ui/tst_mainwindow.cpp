@@ -8,6 +8,7 @@
 #include "charts/componentstyle.h"
 #include "charts/curvechart.h"
 #include "charts/timelinechart.h"
+#include "document/dialogs.h"
 #include "document/scenarioname.h"
 #include "estimate.h"
 #include "mainwindow.h"
@@ -257,6 +258,8 @@ private slots:
     void noImbalanceBand_data();
     void noImbalanceBand();
     void imbalanceSpinBoxMovesTheBand();
+    void undoKeysWinOverAFocusedEditor();
+    void saveAsAndHelpKeys();
 };
 
 void TestMainWindow::initTestCase()
@@ -947,6 +950,81 @@ void TestMainWindow::imbalanceSpinBoxMovesTheBand()
     w.undoStack()->undo();
     QCOMPARE(imbalance->value(), 3.0);
     verifyBand(w, withImbalance(s, 3.0));
+}
+
+// Issue 21 #2: with the cursor still in a spin box or a line edit (as after typing a value),
+// Ctrl+Z undoes the document's last step, as Edit > Undo does, not the editor's typing. A value
+// typed but not yet entered is taken first: Ctrl+Z then puts back what the control showed before
+// the typing, and Redo brings the typed value back.
+void TestMainWindow::undoKeysWinOverAFocusedEditor()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    w.resize(1280, 800);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    const QKeySequence undo(QKeySequence::Undo), redo(QKeySequence::Redo);
+    QVERIFY(!undo.isEmpty() && !redo.isEmpty());
+    QDoubleSpinBox *spin = w.controls()->microBatch()->spinBox();
+    const int64_t before = w.scenario().training.microBatchSize;
+    spin->setFocus();
+    QTRY_VERIFY(spin->hasFocus());
+
+    // Typed and entered: the cursor stays in the box.
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("4"));
+    QTest::keyClick(spin, Qt::Key_Return);
+    QCOMPARE(w.scenario().training.microBatchSize, int64_t(4));
+    QTest::keySequence(spin, undo);
+    QCOMPARE(w.scenario().training.microBatchSize, before);
+    QCOMPARE(spin->value(), double(before));
+    QTest::keySequence(spin, redo);
+    QCOMPARE(w.scenario().training.microBatchSize, int64_t(4));
+    QCOMPARE(spin->value(), 4.0);
+
+    // Typed, not entered.
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("8"));
+    QCOMPARE(w.scenario().training.microBatchSize, int64_t(4)); // not taken yet
+    QTest::keySequence(spin, undo);
+    QCOMPARE(w.scenario().training.microBatchSize, int64_t(4));
+    QCOMPARE(spin->text(), QStringLiteral("4"));
+    QTest::keySequence(spin, redo);
+    QCOMPARE(w.scenario().training.microBatchSize, int64_t(8));
+
+    // A line edit: the scenario's name.
+    QLineEdit *name = w.controls()->nameField();
+    const std::string generated = w.scenario().name;
+    name->setFocus();
+    QTRY_VERIFY(name->hasFocus());
+    QTest::keyClicks(name, QStringLiteral("my run"));
+    QTest::keyClick(name, Qt::Key_Return);
+    QCOMPARE(w.scenario().name, std::string("my run"));
+    QTest::keySequence(name, undo);
+    QCOMPARE(w.scenario().name, generated);
+    QCOMPARE(name->text(), QString()); // empty: the name follows the settings again
+    QTest::keySequence(name, undo);    // then the step before it
+    QCOMPARE(w.scenario().training.microBatchSize, int64_t(4));
+}
+
+// Issue 21 #23: Ctrl+Shift+S is Save As and F1 opens the help, on every desktop (the generic
+// X11 key bindings have neither).
+void TestMainWindow::saveAsAndHelpKeys()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    w.resize(1280, 800);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTest::keyClick(&w, Qt::Key_F1);
+    QCOMPARE(Dialogs::lastAsked().caption, QStringLiteral("vramplan Help"));
+    QVERIFY2(Dialogs::lastAsked().text.contains(QStringLiteral("Make it fit")),
+             qPrintable(Dialogs::lastAsked().text));
+    Dialogs::scriptFileName(QString()); // cancelled
+    QTest::keyClick(&w, Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(Dialogs::lastAsked().caption, QStringLiteral("Save scenario"));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -71,7 +71,6 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
 
-    m_plot->setBackground(Qt::white);
     m_plot->setAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeLegendItems);
     m_plot->setMouseTracking(true); // hover tooltips without a pressed button
     // Smaller than its layout would ask for: in a small window the legend rearranges itself.
@@ -130,7 +129,6 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_legendComponents = (1u << componentCount) - 1;
 
     m_capacityLine = new QCPItemStraightLine(m_plot);
-    m_capacityLine->setPen(QPen(capacityColor(), 1.5, Qt::DashLine));
     m_capacityLine->setSelectable(false);
 
     m_capacityLabel = new QCPItemText(m_plot);
@@ -138,7 +136,6 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     // setType converts the old coordinates through the axis rect, which has no size yet
     // (NaN): start from finite ones.
     m_capacityLabel->position->setCoords(0, 0);
-    m_capacityLabel->setColor(capacityColor());
     m_capacityLabel->setPadding(QMargins(2, 1, 2, 1));
 
     m_totalLabel = new QCPItemText(m_plot);
@@ -160,6 +157,12 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     // Where the measured device total is likely to fall: the 10th to 90th percentile of
     // measured / estimated over the published runs (core calibration.h).
     m_bandLine = new QCPItemLine(m_plot);
+    // x in pixels, left of the bar and of the total's label over it (placeGapLabel); finite
+    // coordinates first (setType converts through an axis rect that has no size yet).
+    for (QCPItemPosition *end : {m_bandLine->start, m_bandLine->end}) {
+        end->setCoords(0, 0);
+        end->setTypeX(QCPItemPosition::ptAbsolute);
+    }
     m_bandLine->setHead(QCPLineEnding(QCPLineEnding::esBar, 10));
     m_bandLine->setTail(QCPLineEnding(QCPLineEnding::esBar, 10));
     m_bandLine->setPen(QPen(QColor(0x42, 0x42, 0x42), 1.5));
@@ -182,6 +185,7 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
 
     arrange(false);
     applyFonts();
+    applyColors();
     adaptToLayout(m_plot, [this] {
         // Beside the plot in a wide drawing; below it in a tall or narrow one (the window's
         // side panel, a portrait export), where a column of legend would leave the bar no room.
@@ -201,7 +205,8 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
             }
         }
         placeGapLabel();
-        return makeRoomForTotalLabel() || rearranged;
+        const bool rescaled = makeRoomForTotalLabel();
+        return fitSizeAxisLabel(m_plot->yAxis) || rescaled || rearranged;
     });
     connect(m_plot, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent *event) { updateToolTip(event); });
@@ -254,8 +259,9 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
     m_capacity = sanitized(toUnit(e.capacityBytes, unit));
     m_likely = {total * validationErrorBand.low, total * validationErrorBand.high};
     m_bandLine->setVisible(total > 0);
-    m_bandLine->start->setCoords(bandKey, m_likely.first);
-    m_bandLine->end->setCoords(bandKey, m_likely.second);
+    // x in pixels, placed with the labels (placeGapLabel).
+    m_bandLine->start->setCoords(m_bandLine->start->coords().x(), m_likely.first);
+    m_bandLine->end->setCoords(m_bandLine->end->coords().x(), m_likely.second);
     double top = std::max(m_likely.second, m_capacity);
     // A preview keeps the scale of the current drawing, so the bar visibly shrinks or grows,
     // and the current total's line stays in view.
@@ -294,7 +300,8 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
     m_gapLine->start->setCoords(gapKey, std::min(total, m_capacity));
     m_gapLine->end->setCoords(gapKey, std::max(total, m_capacity));
 
-    const QColor gapColor = overflow ? overflowColor() : capacityColor();
+    const ChartColors colors = chartColors(palette());
+    const QColor gapColor = overflow ? colors.signal(overflowColor()) : colors.ink;
     m_gapLine->setPen(QPen(gapColor, 1.5));
     m_gapLabel->setColor(gapColor);
     const double gapBytes = std::abs(totalBytes - sanitized(e.capacityBytes));
@@ -420,7 +427,31 @@ void BreakdownChart::changeEvent(QEvent *event)
     if (event->type() == QEvent::FontChange) {
         applyFonts();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
+    } else if (event->type() == QEvent::PaletteChange) {
+        applyColors();
     }
+}
+
+void BreakdownChart::applyColors()
+{
+    const ChartColors c = chartColors(palette());
+    applyChartColors(m_plot, c);
+    m_capacityLine->setPen(QPen(c.ink, 1.5, Qt::DashLine));
+    m_capacityLabel->setColor(c.ink);
+    m_totalLabel->setColor(c.text);
+    m_bandLine->setPen(QPen(c.muted, 1.5));
+    const QColor gap = m_overflow ? c.signal(overflowColor()) : c.ink;
+    m_gapLine->setPen(QPen(gap, 1.5));
+    m_gapLabel->setColor(gap);
+    m_balancedLine->setPen(QPen(c.signal(imbalanceColor), 2, Qt::DashLine));
+    m_balancedLabel->setColor(c.signal(imbalanceColor));
+    m_measuredHeading->setTextColor(c.muted);
+    m_measuredNames->setTextColor(c.text);
+    m_measuredValues->setTextColor(c.text);
+    m_nowLine->setPen(QPen(c.ink, 1.5, Qt::DashLine));
+    m_nowLabel->setColor(c.ink);
+    m_nowLabel->setBrush(c.labelBrush(220)); // readable over the paler segments
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void BreakdownChart::applyFonts()

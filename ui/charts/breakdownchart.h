@@ -73,6 +73,7 @@ private:
     void markPreview();
     double currentTotalBytes() const; // of the last setEstimate, as its bar adds up
     void applyFonts();
+    void applyColors(); // from the palette: on construction and on every change of it
     void arrange(bool below);
     void placeGapLabel();      // for the layout just made
     // Raises the axis's top where the total's label over the bar would leave the plot (a short

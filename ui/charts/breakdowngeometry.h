@@ -10,7 +10,6 @@ constexpr double barWidth = 0.8;
 constexpr double keyLower = 0.3;
 constexpr double keyUpper = 2.4;
 constexpr double gapKey = barKey + barWidth / 2 + 0.12;
-constexpr double bandKey = barKey - barWidth / 2 - 0.08; // the likely-range whisker, left of it
 constexpr double balancedEnd = gapKey - 0.03; // the balanced marker: across the bar and a stub
 
 } // namespace vramplan::ui::breakdown

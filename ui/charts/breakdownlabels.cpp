@@ -39,6 +39,28 @@ void BreakdownChart::placeGapLabel()
     m_totalLabel->setText(totalMetrics.horizontalAdvance(m_totalText) > barRight - barLeft + 8
                               ? twoLines(m_totalText, QStringLiteral("device"))
                               : m_totalText);
+    // The total stands on the bar, unless the capacity line runs through it there (a total
+    // just under the capacity): then on the line.
+    const double barTop = m_plot->yAxis->coordToPixel(m_total);
+    const double capacityLine = m_plot->yAxis->coordToPixel(m_capacity);
+    const double totalHeight = totalMetrics.boundingRect(QRect(), 0, m_totalLabel->text()).height() +
+                               m_totalLabel->padding().top() + m_totalLabel->padding().bottom();
+    const bool struck = m_capacity > 0 && capacityLine < barTop &&
+                        capacityLine > barTop - totalHeight - 1;
+    m_totalLabel->position->setCoords(
+        barKey, struck ? m_plot->yAxis->pixelToCoord(capacityLine - 2) : m_total);
+    // The likely range's whisker left of the bar and of the label over it, whichever reaches
+    // further left (its end bars are 10 px wide).
+    const double labelLeft =
+        m_plot->xAxis->coordToPixel(barKey) -
+        (totalMetrics.boundingRect(QRect(), 0, m_totalLabel->text()).width() +
+         m_totalLabel->padding().left() + m_totalLabel->padding().right()) /
+            2.0;
+    const double whisker =
+        std::max(double(axis.left()) + 6, std::min(barLeft - 8, labelLeft - 8));
+    m_bandLine->start->setCoords(whisker, m_likely.first);
+    m_bandLine->end->setCoords(whisker, m_likely.second);
+
     const double left = m_plot->xAxis->coordToPixel(gapKey);
     const QFontMetrics metrics(m_gapLabel->font());
     const QMargins padding = m_gapLabel->padding();
@@ -99,7 +121,9 @@ bool BreakdownChart::makeRoomForTotalLabel()
         return false;
     // The bar's top at pixel height (total - lower) / (upper - lower) * height must leave
     // `label` pixels above it: upper >= lower + (total - lower) * height / (height - label).
-    const double needed = range.lower + (m_total - range.lower) * height / (height - label);
+    // Its base: the bar's top, or the capacity line where it stands on that (placeGapLabel).
+    const double base = std::max(m_total, m_totalLabel->position->coords().y());
+    const double needed = range.lower + (base - range.lower) * height / (height - label);
     if (needed <= range.upper * 1.0001)
         return false;
     m_plot->yAxis->setRangeUpper(needed);

@@ -28,13 +28,10 @@ void BreakdownChart::addPreviewItems()
 {
     // While a suggestion is previewed: where the current total stands, across the bar.
     m_nowLine = new QCPItemLine(m_plot);
-    m_nowLine->setPen(QPen(capacityColor(), 1.5, Qt::DashLine));
     m_nowLabel = new QCPItemText(m_plot);
     m_nowLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     m_nowLabel->setTextAlignment(Qt::AlignLeft);
     m_nowLabel->setPadding(QMargins(3, 1, 3, 1));
-    m_nowLabel->setColor(capacityColor());
-    m_nowLabel->setBrush(QColor(255, 255, 255, 220)); // readable over the paler segments
     m_nowLine->setVisible(false);
     m_nowLabel->setVisible(false);
 }

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QImage>
+#include <QPalette>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
@@ -61,6 +62,40 @@ void paint(QPaintDevice *device, const Header &header, QCustomPlot *plot, QSize 
     plot->toPainter(&painter, size.width(), size.height());
 }
 
+// Exports are documents, read on white pages and slides beside other figures: a chart is drawn
+// in the light theme whatever the window's palette. Its widget follows the palette
+// (chartstyle.h), so it gets a light one for the time of the drawing, then its own back.
+class LightTheme
+{
+public:
+    explicit LightTheme(QCustomPlot *plot) : m_chart(plot->parentWidget())
+    {
+        if (m_chart && m_chart->palette().color(QPalette::Base) == QColor(Qt::white) &&
+            m_chart->palette().color(QPalette::Text) == QColor(Qt::black))
+            m_chart = nullptr; // already light
+        if (!m_chart)
+            return;
+        m_own = m_chart->testAttribute(Qt::WA_SetPalette);
+        m_saved = m_chart->palette();
+        QPalette light = m_saved;
+        light.setColor(QPalette::Base, Qt::white);
+        light.setColor(QPalette::Text, Qt::black);
+        m_chart->setPalette(light);
+    }
+    ~LightTheme()
+    {
+        if (m_chart)
+            m_chart->setPalette(m_own ? m_saved : QPalette()); // an empty one: inherit again
+    }
+    LightTheme(const LightTheme &) = delete;
+    LightTheme &operator=(const LightTheme &) = delete;
+
+private:
+    QWidget *m_chart;
+    bool m_own = false;
+    QPalette m_saved;
+};
+
 } // namespace
 
 QString unknownExportFormat(const QString &path)
@@ -81,6 +116,7 @@ QString exportPlot(QCustomPlot *plot, const QString &path, const QString &title,
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return name + QStringLiteral(": ") + file.errorString();
+    const LightTheme light(plot);
     bool written = true;
     if (extension == QLatin1String("png")) {
         QImage metrics(1, 1, QImage::Format_ARGB32); // the image's own resolution

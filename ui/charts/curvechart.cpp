@@ -39,7 +39,6 @@ CurveChart::CurveChart(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
 
-    m_plot->setBackground(Qt::white);
     m_plot->setAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeFills |
                                    QCP::aeLegendItems);
     m_plot->setMouseTracking(true); // hover tooltips without a pressed button
@@ -61,7 +60,6 @@ CurveChart::CurveChart(QWidget *parent)
     m_plot->legend->setBrush(Qt::NoBrush);
     m_title = new QCPTextElement(m_plot);
     m_note = new QCPTextElement(m_plot);
-    m_note->setTextColor(QColor(0x61, 0x61, 0x61));
     m_note->setMargins(QMargins(5, 0, 5, 2));
 
     m_logTicker->setSubTickCount(0);
@@ -73,6 +71,7 @@ CurveChart::CurveChart(QWidget *parent)
     connect(m_plot, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent *event) { showToolTip(event); });
     applyFonts();
+    applyColors();
     setCurve(CurveData{}, Unit::GiB);
 }
 
@@ -148,6 +147,9 @@ void CurveChart::setHeader(const QString &title, const QString &note)
         m_note->setText(note); // broken over lines for the drawing's width as it is laid out
     const bool hasTitle = !title.isEmpty();
     const bool hasNote = !note.isEmpty();
+    // An element out of the layout is still drawn, at its last place: hide what is empty.
+    m_title->setVisible(hasTitle);
+    m_note->setVisible(hasNote);
     auto *header =
         qobject_cast<QCPLayoutGrid *>(m_title->layout() ? m_title->layout() : m_note->layout());
     const bool had = header != nullptr;
@@ -193,13 +195,18 @@ bool CurveChart::adaptToLayout()
     // The note's room: the plot's column, the legend's (if beside it) left out.
     const int room = viewport.width() - (below ? 0 : m_side->outerRect().width()) -
                      m_note->margins().left() - m_note->margins().right();
+    // No note, no text: fittedLabel never returns an empty label (a tick label must not be), and
+    // its lone "..." would be drawn where the note last stood.
     const QString note =
-        fittedLabel(m_noteText, QFontMetrics(m_note->font()), std::max(room, 40), 3);
+        m_noteText.isEmpty()
+            ? QString()
+            : fittedLabel(m_noteText, QFontMetrics(m_note->font()), std::max(room, 40), 3);
     if (note != m_note->text()) {
         m_note->setText(note);
         changed = true;
     }
     changed = (m_logX && updateLogTicks()) || changed;
+    changed = fitSizeAxisLabel(m_plot->yAxis) || changed;
     m_markers->place();
     return changed;
 }
@@ -342,7 +349,19 @@ void CurveChart::changeEvent(QEvent *event)
         applyFonts();
         m_tickKey = {};
         m_plot->replot(QCustomPlot::rpQueuedReplot);
+    } else if (event->type() == QEvent::PaletteChange) {
+        applyColors();
     }
+}
+
+void CurveChart::applyColors()
+{
+    const ChartColors c = chartColors(palette());
+    applyChartColors(m_plot, c);
+    m_title->setTextColor(c.text);
+    m_note->setTextColor(c.muted);
+    m_markers->applyColors(c);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CurveChart::applyFonts()

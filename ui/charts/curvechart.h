@@ -93,6 +93,7 @@ private:
     bool adaptToLayout();
     bool updateLogTicks();
     void applyFonts();
+    void applyColors(); // from the palette: on construction and on every change of it
     void showToolTip(QMouseEvent *event);
 
     QCustomPlot *m_plot;

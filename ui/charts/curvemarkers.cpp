@@ -1,5 +1,6 @@
 #include "charts/curvemarkers.h"
 
+#include "charts/chartstyle.h"
 #include "charts/componentstyle.h"
 
 #include <qcustomplot.h>
@@ -9,9 +10,8 @@
 namespace vramplan::ui {
 namespace {
 
-// The marker of the current scenario is neutral; the one of the largest fitting value is green,
-// the usual "this is fine" next to overflowColor()'s red.
-const QColor currentColor(0x37, 0x47, 0x4f);
+// The marker of the current scenario is neutral (the palette's ink); the one of the largest
+// fitting value is green, the usual "this is fine" next to overflowColor()'s red.
 const QColor fittingColor(0x2e, 0x7d, 0x32);
 constexpr int gap = 3; // pixels between a line and its label
 
@@ -27,21 +27,14 @@ QRectF labelRect(const QCPItemText *label)
 
 CurveMarkers::CurveMarkers(QCustomPlot *plot) : m_plot(plot)
 {
+    // Colours: applyColors.
     m_capacityLine = new QCPItemStraightLine(plot);
-    m_capacityLine->setPen(QPen(capacityColor(), 1.5, Qt::DashLine));
     m_capacityLabel = new QCPItemText(plot);
-    m_capacityLabel->setColor(capacityColor());
-
     m_currentLine = new QCPItemStraightLine(plot);
-    m_currentLine->setPen(QPen(currentColor, 1.5));
     m_currentLabel = new QCPItemText(plot);
-    m_currentLabel->setColor(currentColor);
     m_currentLabel->setText(QStringLiteral("current"));
-
     m_fittingLine = new QCPItemStraightLine(plot);
-    m_fittingLine->setPen(QPen(fittingColor, 1.5, Qt::DashLine));
     m_fittingLabel = new QCPItemText(plot);
-    m_fittingLabel->setColor(fittingColor);
 
     for (QCPItemText *label : {m_capacityLabel, m_currentLabel, m_fittingLabel}) {
         // Pixels of the drawing, set by place(); finite from the start (setType converts the
@@ -49,7 +42,6 @@ CurveMarkers::CurveMarkers(QCustomPlot *plot) : m_plot(plot)
         label->position->setType(QCPItemPosition::ptAbsolute);
         label->position->setCoords(0, 0);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setBrush(QColor(255, 255, 255, 200));
         label->setPadding(QMargins(3, 1, 3, 1));
     }
     // Lines and labels go on a layer of their own above the graphs, which graphs added later
@@ -147,6 +139,18 @@ void CurveMarkers::applyFonts(const QFont &font)
 {
     for (QCPItemText *label : {m_capacityLabel, m_currentLabel, m_fittingLabel})
         label->setFont(font);
+}
+
+void CurveMarkers::applyColors(const ChartColors &colors)
+{
+    m_capacityLine->setPen(QPen(colors.ink, 1.5, Qt::DashLine));
+    m_capacityLabel->setColor(colors.ink);
+    m_currentLine->setPen(QPen(colors.ink, 1.5));
+    m_currentLabel->setColor(colors.ink);
+    m_fittingLine->setPen(QPen(colors.signal(fittingColor), 1.5, Qt::DashLine));
+    m_fittingLabel->setColor(colors.signal(fittingColor));
+    for (QCPItemText *label : {m_capacityLabel, m_currentLabel, m_fittingLabel})
+        label->setBrush(colors.labelBrush(200)); // legible over the areas
 }
 
 QString CurveMarkers::fittingText() const

@@ -15,6 +15,8 @@ class QFont;
 
 namespace vramplan::ui {
 
+struct ChartColors;
+
 class CurveMarkers
 {
 public:
@@ -27,6 +29,7 @@ public:
     // Places the labels for the layout just made (QCustomPlot::afterLayout).
     void place();
     void applyFonts(const QFont &font);
+    void applyColors(const ChartColors &colors);
 
     QString fittingText() const;
     // Where a label was placed, in pixels of the last drawing (for tests).

@@ -60,7 +60,6 @@ ServingCurveChart::ServingCurveChart(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setBackground(Qt::white);
     m_plot->setAntialiasedElements(QCP::aePlottables | QCP::aeItems);
     m_plot->setMouseTracking(true);
     m_plot->setMinimumSize(160, 160);
@@ -88,16 +87,14 @@ ServingCurveChart::ServingCurveChart(QWidget *parent)
     m_oneRequestText->setText(tr("1 request: the engine's minimum"));
 
     m_currentLine = new QCPItemStraightLine(m_plot);
-    m_currentLine->setPen(QPen(capacityColor(), 1.2, Qt::DashLine));
     m_currentText = new QCPItemText(m_plot);
-    m_currentText->setColor(capacityColor());
     m_currentText->setPadding(QMargins(4, 1, 4, 1));
-    m_currentText->setBrush(QColor(255, 255, 255, 220));
 
     adaptToLayout(m_plot, [this] { return placeLabels(); });
     connect(m_plot, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent *event) { showToolTip(event); });
     applyFonts();
+    applyColors();
     setCurve(ServingCurve{});
 }
 
@@ -329,6 +326,25 @@ void ServingCurveChart::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange)
         applyFonts();
+    else if (event->type() == QEvent::PaletteChange)
+        applyColors();
+}
+
+void ServingCurveChart::applyColors()
+{
+    const ChartColors c = chartColors(palette());
+    applyChartColors(m_plot, c);
+    m_title->setTextColor(c.text);
+    m_line->setPen(QPen(c.signal(lineColor()), 2));
+    m_line->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c.signal(lineColor()), 5));
+    const QColor refused = c.signal(overflowColor());
+    m_refused->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, refused, refused, 6));
+    m_oneRequest->setPen(QPen(refused, 1, Qt::DashLine));
+    m_oneRequestText->setColor(refused);
+    m_currentLine->setPen(QPen(c.ink, 1.2, Qt::DashLine));
+    m_currentText->setColor(c.ink);
+    m_currentText->setBrush(c.labelBrush(220));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ServingCurveChart::applyFonts()

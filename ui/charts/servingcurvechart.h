@@ -47,6 +47,7 @@ private:
     bool placeLabels();
     void showToolTip(QMouseEvent *event);
     void applyFonts();
+    void applyColors(); // from the palette: on construction and on every change of it
 
     QCustomPlot *m_plot;
     QCPTextElement *m_title;

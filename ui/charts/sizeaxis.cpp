@@ -2,6 +2,9 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
+#include <QStringList>
+
 #include <cmath>
 
 namespace vramplan::ui {
@@ -12,6 +15,7 @@ class SizeTicker : public QCPAxisTicker
 {
 public:
     double divisor = 1; // shown unit / chart unit
+    QStringList labels; // the axis title, longest first (fitSizeAxisLabel)
 
 protected:
     double getTickStep(const QCPRange &range) override
@@ -52,8 +56,33 @@ ScaledUnit setSizeAxis(QCPAxis *axis, double top, Unit unit, const QString &what
     }
     ticker->divisor = shown.bytes / unitBytes(unit);
     axis->setRange(0, top);
-    axis->setLabel(QStringLiteral("%1 (%2)").arg(what, shown.name));
+    ticker->labels = {QStringLiteral("%1 (%2)").arg(what, shown.name)};
+    const QString perGpu = QStringLiteral(" per GPU");
+    if (what.endsWith(perGpu))
+        ticker->labels << shown.name + perGpu;
+    ticker->labels << shown.name;
+    axis->setLabel(ticker->labels.front());
     return shown;
+}
+
+bool fitSizeAxisLabel(QCPAxis *axis)
+{
+    const auto ticker = axis->ticker().dynamicCast<SizeTicker>();
+    if (!ticker || ticker->labels.isEmpty())
+        return false;
+    const QFontMetrics metrics(axis->labelFont());
+    const int length = axis->orientation() == Qt::Vertical ? axis->axisRect()->height()
+                                                           : axis->axisRect()->width();
+    QString label = ticker->labels.back();
+    for (const QString &candidate : ticker->labels)
+        if (metrics.horizontalAdvance(candidate) <= length) {
+            label = candidate;
+            break;
+        }
+    if (label == axis->label())
+        return false;
+    axis->setLabel(label);
+    return true;
 }
 
 void setPlainTicks(QCPAxis *axis)

@@ -16,6 +16,11 @@ namespace vramplan::ui {
 ScaledUnit setSizeAxis(QCPAxis *axis, double top, Unit unit, const QString &what);
 
 // Plain tick labels on any axis: as many decimals as the tick step needs.
+// After a layout: where "Memory per GPU (GiB)" is longer than the plot is high (a short chart
+// in a small window), the axis says "GiB per GPU", else "GiB", so its title is never cut; the
+// whole title again once there is room. True when the title changed.
+bool fitSizeAxisLabel(QCPAxis *axis);
+
 void setPlainTicks(QCPAxis *axis);
 
 } // namespace vramplan::ui

@@ -40,16 +40,21 @@ TimelineChart::TimelineChart(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
 
-    m_plot->setBackground(Qt::white);
     m_plot->setAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeLegendItems);
     m_plot->setMouseTracking(true); // hover tooltips without a pressed button
     // Smaller than its layout would ask for: in a small window the legend rearranges itself.
     m_plot->setMinimumSize(160, 160);
 
-    // Six bars need the full width for their labels: the legend goes above the plot, in rows.
+    // Six bars need the full width for their labels: the legend goes above the plot, in rows,
+    // under the title (which the curves above it have too: a chart says what it shows).
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_title = new QCPTextElement(m_plot, tr("Memory through one training step"));
+    m_title->setMargins(QMargins(5, 2, 5, 0));
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->legend->setVisible(true);
     m_plot->legend->setBorderPen(Qt::NoPen);
@@ -72,12 +77,10 @@ TimelineChart::TimelineChart(QWidget *parent)
     m_plot->setCurrentLayer(QStringLiteral("markers"));
 
     m_capacityLine = new QCPItemStraightLine(m_plot);
-    m_capacityLine->setPen(QPen(capacityColor(), 1.5, Qt::DashLine));
     m_deviceLine = new QCPItemStraightLine(m_plot);
     // The two lines are named in the legend, not beside them: in the plot a label would sit on
     // some bar's total whatever its place (six bars, labels over each).
     m_capacityEntry = m_plot->addGraph();
-    m_capacityEntry->setPen(m_capacityLine->pen());
     m_deviceEntry = m_plot->addGraph();
     for (QCPGraph *entry : {m_capacityEntry, m_deviceEntry}) {
         entry->setSelectable(QCP::stNone);
@@ -88,25 +91,22 @@ TimelineChart::TimelineChart(QWidget *parent)
         label = new QCPItemText(m_plot);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setPadding(QMargins(2, 1, 2, 2));
-        label->setColor(QColor(0x42, 0x42, 0x42));
-        // A bar ending near the capacity puts its total on the dashed line: keep it legible.
-        label->setBrush(QColor(255, 255, 255, 200));
     }
 
     // The peak's label sits at the top of the plot, clear of the neighbours' totals, with an
     // arrow down to its bar.
     m_peakLabel = new QCPItemText(m_plot);
+    // x in pixels of the drawing, set by placePeakLabel(); y a share of the plot's height.
+    m_peakLabel->position->setTypeX(QCPItemPosition::ptAbsolute);
     m_peakLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     m_peakLabel->position->setCoords(0, 0);
     m_peakLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
-    m_peakLabel->setBrush(QColor(255, 255, 255, 220));
     m_peakLabel->setPadding(QMargins(4, 1, 4, 1));
     m_peakArrow = new QCPItemLine(m_plot);
     m_peakArrow->start->setType(QCPItemPosition::ptAbsolute);
     m_peakArrow->start->setParentAnchor(m_peakLabel->bottom);
     m_peakArrow->start->setCoords(0, 0);
     m_peakArrow->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 7, 9));
-    m_peakArrow->setPen(QPen(QColor(0x21, 0x21, 0x21), 1.2));
 
     m_plot->setCurrentLayer(QStringLiteral("main"));
     for (int i = 0; i < m_plot->itemCount(); ++i)
@@ -116,11 +116,14 @@ TimelineChart::TimelineChart(QWidget *parent)
         const bool relabelled = updateTickLabels();
         const bool rewrapped = wrapLegend();
         const bool rescaled = makeRoomForLabels();
-        return relabelled || rewrapped || rescaled;
+        placePeakLabel(); // text items take no room: no new layout
+        const bool retitled = fitSizeAxisLabel(m_plot->yAxis);
+        return relabelled || rewrapped || rescaled || retitled;
     });
     connect(m_plot, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent *event) { showToolTip(event); });
     applyFonts();
+    applyColors();
     setEstimate(Estimate{}, Unit::GiB);
 }
 
@@ -186,8 +189,9 @@ void TimelineChart::setEstimate(const Estimate &e, Unit unit)
     m_deviceLine->setVisible(m_device > 0);
     m_deviceLine->point1->setCoords(0, m_device);
     m_deviceLine->point2->setCoords(1, m_device);
-    m_deviceLine->setPen(
-        QPen(m_device > m_capacity ? deviceOverColor : deviceFitsColor, 1.5, Qt::DotLine));
+    m_deviceLine->setPen(QPen(chartColors(palette()).signal(m_device > m_capacity ? deviceOverColor
+                                                                                  : deviceFitsColor),
+                              1.5, Qt::DotLine));
     m_deviceEntry->setPen(m_deviceLine->pen());
     m_deviceEntry->setName(deviceLabel());
 
@@ -199,8 +203,7 @@ void TimelineChart::setEstimate(const Estimate &e, Unit unit)
     m_peakArrow->setVisible(showPeak);
     if (showPeak) {
         const double key = m_peakIndex + 1;
-        m_peakLabel->setText(m_peakText);
-        m_peakLabel->position->setCoords(key, 0.01);
+        m_peakLabel->setText(m_peakText); // placed over its bar once laid out: placePeakLabel
         m_peakArrow->end->setCoords(key, m_totals[size_t(m_peakIndex)]);
     }
 
@@ -242,7 +245,8 @@ bool TimelineChart::updateLegend()
 bool TimelineChart::updateTickLabels()
 {
     // For the axis of the layout just made: each name within its bar's slot.
-    const int slot = m_plot->axisRect()->width() / std::max(m_phaseCount, 1);
+    // The bars stand one key apart on a range a little wider than their count.
+    const int slot = int(m_plot->axisRect()->width() / std::max(m_plot->xAxis->range().size(), 1.0));
     // A slider step rarely changes the phases or the width: skip measuring the labels then.
     if (slot == m_tickSlot && m_phaseCount == m_tickCount && m_phases == m_tickPhases)
         return false;
@@ -250,7 +254,8 @@ bool TimelineChart::updateTickLabels()
     m_tickCount = m_phaseCount;
     m_tickPhases = m_phases;
     const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
-    const int width = std::max(slot - metrics.averageCharWidth(), 1);
+    // Half a character apart at least: a whole one cut "backward" to "backw..." at 1024x640.
+    const int width = std::max(slot - metrics.averageCharWidth() / 2, 1);
     m_ticker->clear();
     for (int i = 0; i < m_phaseCount; ++i)
         m_ticker->addTick(i + 1, phaseTickLabel(m_phases[size_t(i)], metrics, width));
@@ -260,7 +265,7 @@ bool TimelineChart::updateTickLabels()
 bool TimelineChart::wrapLegend()
 {
     // As many columns as the drawing's width holds, so that no entry is cut at the edge. Where
-    // the rows would take more than a quarter of a short chart (a small window), the legend
+    // the rows would take more than a third of a short chart (a small window), the legend
     // names only the two lines: the components' colours are those of every chart, and the
     // breakdown's legend beside it names them.
     QCPLegend *legend = m_plot->legend;
@@ -274,7 +279,8 @@ bool TimelineChart::wrapLegend()
     const int columns = fittingColumns(legend, widths, viewport.width());
     const int rowHeight = QFontMetrics(legend->font()).height() + 2 + legend->rowSpacing();
     const int rows = (int(widths.size()) + columns - 1) / columns;
-    m_compactLegend = rows * rowHeight > viewport.height() / 4;
+    // A quarter dropped the components already at 1024x640 (three rows in a 224 px chart).
+    m_compactLegend = rows * rowHeight > viewport.height() / 3;
     const bool rebuilt = updateLegend();
     return setLegendColumns(legend, fittingColumns(legend, viewport.width())) || rebuilt;
 }
@@ -293,6 +299,26 @@ bool TimelineChart::makeRoomForLabels()
         return false;
     setSizeAxis(m_plot->yAxis, upper, m_unit, QStringLiteral("Memory per GPU"));
     return true;
+}
+
+void TimelineChart::placePeakLabel()
+{
+    // Centred over its bar where it stays inside the plot; over the first or the last bar a
+    // label wider than the bar's slot would start or end outside it (": 60.3 GiB allocated"),
+    // so it moves in from that edge, its arrow still pointing down from above the bar.
+    if (m_peakIndex < 0)
+        return;
+    const QRect axis = m_plot->axisRect()->rect();
+    const QMargins padding = m_peakLabel->padding();
+    const double width = QFontMetrics(m_peakLabel->font())
+                             .boundingRect(QRect(), Qt::TextDontClip, m_peakText)
+                             .width() +
+                         padding.left() + padding.right();
+    const double bar = m_plot->xAxis->coordToPixel(m_peakIndex + 1);
+    const double lowest = axis.left() + 1 + width / 2;
+    const double centre = std::clamp(bar, lowest, std::max(lowest, axis.right() - 1 - width / 2));
+    m_peakLabel->position->setCoords(centre, 0.01);
+    m_peakArrow->start->setCoords(bar - centre, 0);
 }
 
 int TimelineChart::phaseCount() const
@@ -371,7 +397,30 @@ void TimelineChart::changeEvent(QEvent *event)
         applyFonts();
         m_tickSlot = -1;
         m_plot->replot(QCustomPlot::rpQueuedReplot);
+    } else if (event->type() == QEvent::PaletteChange) {
+        applyColors();
     }
+}
+
+void TimelineChart::applyColors()
+{
+    const ChartColors c = chartColors(palette());
+    applyChartColors(m_plot, c);
+    m_title->setTextColor(c.text);
+    m_capacityLine->setPen(QPen(c.ink, 1.5, Qt::DashLine));
+    m_capacityEntry->setPen(m_capacityLine->pen());
+    m_deviceLine->setPen(QPen(c.signal(m_device > m_capacity ? deviceOverColor : deviceFitsColor),
+                              1.5, Qt::DotLine));
+    m_deviceEntry->setPen(m_deviceLine->pen());
+    for (QCPItemText *label : m_totalLabels) {
+        label->setColor(c.muted);
+        // A bar ending near the capacity puts its total on the dashed line: keep it legible.
+        label->setBrush(c.labelBrush(200));
+    }
+    m_peakLabel->setColor(c.text);
+    m_peakLabel->setBrush(c.labelBrush(220));
+    m_peakArrow->setPen(QPen(c.ink, 1.2));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineChart::applyFonts()
@@ -386,6 +435,7 @@ void TimelineChart::applyFonts()
     for (QCPItemText *label : m_totalLabels)
         label->setFont(base);
     m_peakLabel->setFont(bold);
+    m_title->setFont(bold);
 }
 
 } // namespace vramplan::ui

@@ -21,6 +21,7 @@ class QCPGraph;
 class QCPItemLine;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPTextElement;
 class QCustomPlot;
 class QMouseEvent;
 
@@ -52,14 +53,17 @@ protected:
 
 private:
     void applyFonts();
+    void applyColors(); // from the palette: on construction and on every change of it
     bool updateTickLabels();
     bool wrapLegend();
     bool makeRoomForLabels();
+    void placePeakLabel();
     bool updateLegend(); // false when it lists what it did
 
     void showToolTip(QMouseEvent *event);
 
     QCustomPlot *m_plot;
+    QCPTextElement *m_title;
     QSharedPointer<QCPAxisTickerText> m_ticker;
     std::array<QCPBars *, vramplan::componentCount> m_bars{};
     std::array<QCPItemText *, vramplan::phaseCount> m_totalLabels{};

@@ -34,16 +34,21 @@ void ComparisonActions::addTo(QMenu *compare)
     compare->addAction(tr("Open &Comparison..."), this, [this] {
         const QString path =
             Dialogs::openFileName(m_window, tr("Open comparison"), QString(),
-                                  tr("vramplan comparisons (*.vramplan-comparison.json)"));
+                                  tr("vramplan comparisons (*.vramplan-comparison.json *.json);;"
+                                     "All files (*)"));
         if (!path.isEmpty())
             openComparison(path);
     });
     compare->addAction(tr("&Save Comparison As..."), this, [this] {
-        const QString path = Dialogs::saveFileName(
+        QString path = Dialogs::saveFileName(
             m_window, tr("Save comparison"), QStringLiteral("comparison.vramplan-comparison.json"),
             tr("vramplan comparisons (*.vramplan-comparison.json)"));
         if (path.isEmpty())
             return;
+        // A bare name keeps no suffix by itself (the dialog adds none), and Open Comparison
+        // lists files by it.
+        if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+            path += QStringLiteral(".vramplan-comparison.json");
         const QString problem = writeTextFile(
             path, QByteArray::fromStdString(comparisonToJson(m_view->comparison()).dump(2) + "\n"));
         if (!problem.isEmpty())

@@ -37,20 +37,33 @@ void ExportActions::addTo(QMenu *file)
         {QStringLiteral("gpus"), tr("GPU-count curve...")},
         {QStringLiteral("timeline"), tr("Step timeline...")},
         {QStringLiteral("comparison"), tr("Comparison chart...")}};
-    for (const auto &[chart, label] : charts)
-        exports->addAction(label, this, [this, chart = chart] {
-            askAndExport(tr("Export chart"), chart + QStringLiteral(".png"),
-                         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
-                         [this, chart](const QString &path) { return exportChart(chart, path); });
+    QList<QAction *> comparisonExports;
+    for (const auto &[chart, label] : charts) {
+        QAction *action = exports->addAction(label, this, [this, chart = chart] {
+            askAndExport(
+                tr("Export chart"), chart + QStringLiteral(".png"),
+                tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
+                [this, chart](const QString &path) { return exportChart(chart, path); },
+                chart == QLatin1String("comparison"));
         });
+        if (chart == QLatin1String("comparison"))
+            comparisonExports << action;
+    }
     const QString tables = tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md)");
     exports->addAction(tr("Breakdown table..."), this, [this, tables] {
         askAndExport(tr("Export table"), QStringLiteral("breakdown.csv"), tables,
                      [this](const QString &path) { return exportTable(path); });
     });
-    exports->addAction(tr("Comparison table..."), this, [this, tables] {
-        askAndExport(tr("Export comparison table"), QStringLiteral("comparison.csv"), tables,
-                     [this](const QString &path) { return exportComparisonTable(path); });
+    comparisonExports << exports->addAction(tr("Comparison table..."), this, [this, tables] {
+        askAndExport(
+            tr("Export comparison table"), QStringLiteral("comparison.csv"), tables,
+            [this](const QString &path) { return exportComparisonTable(path); }, true);
+    });
+    // An empty comparison exports a blank chart and a table of headings: nothing to offer. The
+    // actions have no keys, so the menu opening is the moment their state is seen.
+    connect(exports, &QMenu::aboutToShow, this, [this, comparisonExports] {
+        for (QAction *action : comparisonExports)
+            action->setEnabled(emptyComparison().isEmpty());
     });
     file->addAction(tr("&Copy Table"), QKeySequence::Copy, this, [this] {
         QApplication::clipboard()->setText(QString::fromStdString(breakdownTable(
@@ -69,8 +82,14 @@ void ExportActions::addTo(QMenu *file)
 
 void ExportActions::askAndExport(const QString &title, const QString &suggested,
                                  const QString &filter,
-                                 const std::function<QString(const QString &)> &write)
+                                 const std::function<QString(const QString &)> &write,
+                                 bool ofComparison)
 {
+    // Refused before a file is asked for, not after.
+    if (const QString why = ofComparison ? emptyComparison() : QString(); !why.isEmpty()) {
+        Dialogs::problem(m_window, tr("Cannot export"), why);
+        return;
+    }
     const QString path = Dialogs::saveFileName(m_window, title, suggested, filter);
     if (path.isEmpty())
         return;
@@ -99,6 +118,8 @@ QString ExportActions::exportChart(const QString &chart, const QString &path)
         return tr("%1: unknown chart (breakdown, batch, sequence, gpus, timeline or comparison)")
             .arg(chart);
     if (chart == QLatin1String("comparison")) {
+        if (const QString why = emptyComparison(); !why.isEmpty())
+            return why;
         QStringList labels;
         for (const auto &e : m_charts.comparison->comparison().entries)
             labels << QString::fromStdString(e.label);
@@ -128,8 +149,17 @@ QString ExportActions::exportComparisonTable(const QString &path)
     const auto format = tableFormatFromExtension(QFileInfo(path).suffix().toLower().toStdString());
     if (!format)
         return unknownExportFormat(path);
+    if (const QString why = emptyComparison(); !why.isEmpty())
+        return why;
     return writeTextFile(path, QByteArray::fromStdString(
                                    comparisonTable(m_charts.comparison->comparison(), *format)));
+}
+
+QString ExportActions::emptyComparison() const
+{
+    if (m_charts.comparison->count() > 0)
+        return {};
+    return tr("The comparison is empty: add scenarios first (Compare > Add Current Scenario).");
 }
 
 } // namespace vramplan::ui

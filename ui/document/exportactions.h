@@ -48,8 +48,12 @@ public:
     QString exportComparisonTable(const QString &path);
 
 private:
+    // `ofComparison`: refused, with a message, while the comparison is empty.
     void askAndExport(const QString &title, const QString &suggested, const QString &filter,
-                      const std::function<QString(const QString &)> &write);
+                      const std::function<QString(const QString &)> &write,
+                      bool ofComparison = false);
+    // Why the comparison cannot be exported ("" when it can).
+    QString emptyComparison() const;
 
     Document *m_document;
     Charts m_charts;

@@ -4,6 +4,7 @@
 #include "document/dialogs.h"
 #include "document/document.h"
 #include "document/scenariofile.h"
+#include "document/scenarioname.h"
 #include "document/settings.h"
 #include "formats/scenario_json.h"
 
@@ -14,6 +15,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolTip>
 #include <QUndoStack>
 #include <QUrl>
 
@@ -60,7 +62,12 @@ void FileActions::addTo(QMenu *file)
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     refreshRecentMenu();
     file->addAction(tr("&Save"), QKeySequence::Save, this, &FileActions::save);
-    file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &FileActions::saveAs);
+    QAction *saveAs = file->addAction(tr("Save &As..."), this, &FileActions::saveAs);
+    // Qt's generic X11 bindings (a bare X server, no desktop) give Save As no key at all.
+    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::SaveAs);
+    if (!keys.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)))
+        keys << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S);
+    saveAs->setShortcuts(keys);
     file->addSeparator();
     file->addAction(tr("&Import Hugging Face config.json..."), this, [this] {
         const QString path =
@@ -80,18 +87,33 @@ void FileActions::addTo(QMenu *file)
 void FileActions::newDocument()
 {
     if (maybeSave())
-        m_document->reset(defaultScenario());
+        startOver(defaultScenario());
+}
+
+void FileActions::startOver(const Scenario &scenario)
+{
+    // A tooltip still up (a breakdown segment's items) describes the scenario being replaced.
+    QToolTip::hideText();
+    m_document->reset(scenario);
 }
 
 bool FileActions::openFile(const QString &path)
 {
     auto parsed = readScenarioFile(path);
     if (!parsed) {
+        // A config.json opened by mistake: what the user is after is its model.
+        if (isModelConfigFile(path))
+            return Dialogs::confirm(
+                       m_window, tr("Import the model config?"),
+                       tr("%1 is a model config (a Hugging Face config.json), not a scenario. "
+                          "Import its model into the current scenario?")
+                           .arg(QFileInfo(path).fileName())) &&
+                   importHfConfig(path);
         Dialogs::problem(m_window, tr("Cannot open the scenario"),
                          QString::fromStdString(parsed.error));
         return false;
     }
-    m_document->reset(*parsed.value);
+    startOver(*parsed.value);
     m_document->setFilePath(path);
     Settings::addRecentFile(QFileInfo(path).absoluteFilePath());
     refreshRecentMenu();
@@ -123,7 +145,7 @@ bool FileActions::saveAs()
     const QString current = m_document->filePath();
     QString path = Dialogs::saveFileName(
         m_window, tr("Save scenario"),
-        current.isEmpty() ? QStringLiteral("scenario.vramplan.json") : current,
+        current.isEmpty() ? scenarioFileName(m_document->scenario()) : current,
         tr("vramplan scenarios (*.vramplan.json)"));
     if (path.isEmpty())
         return false;
@@ -211,7 +233,7 @@ bool FileActions::recoverAutosave(const QString &path)
     if (!parsed)
         return false;
     // The recovered scenario is unsaved work on top of a new document: one undo step away.
-    m_document->reset(defaultScenario());
+    startOver(defaultScenario());
     m_document->edit(*parsed.value, tr("Recover unsaved work"));
     return m_document->isModified(); // identical to the default: nothing to recover
 }

@@ -4,6 +4,8 @@
 // seconds after an edit and removed when the document is saved or closed cleanly; after a crash
 // it is offered back.
 
+#include "scenario.h"
+
 #include <QObject>
 #include <QString>
 
@@ -50,6 +52,8 @@ public:
 
 private:
     void newDocument();
+    // The document replaced by another scenario (New, Open, a recovery).
+    void startOver(const Scenario &scenario);
     void refreshRecentMenu();
 
     Document *m_document;

@@ -67,6 +67,14 @@ QString writeScenarioFile(const QString &path, const Scenario &scenario)
     return writeTextFile(path, scenarioFileText(scenario));
 }
 
+bool isModelConfigFile(const QString &path)
+{
+    const auto text = readText(path);
+    const auto json = text ? hfJsonFromText(*text.value) : Parsed<nlohmann::json>::fail({});
+    return json && json.value->is_object() && json.value->contains("model_type") &&
+           json.value->value("format", nlohmann::json()) != "vramplan-scenario";
+}
+
 Parsed<ModelConfig> readHfConfigFile(const QString &path)
 {
     const std::string name = QFileInfo(path).fileName().toStdString();

@@ -18,6 +18,9 @@ QString writeTextFile(const QString &path, const QByteArray &text);
 // The text a scenario is saved as (stable: saving twice gives the same bytes).
 QByteArray scenarioFileText(const Scenario &scenario);
 
+// Whether the file is a model's config.json (a JSON object with "model_type", not a scenario):
+// opened as a scenario, it is offered for import instead.
+bool isModelConfigFile(const QString &path);
 // A Hugging Face config.json read into model fields; the error names the file.
 Parsed<ModelConfig> readHfConfigFile(const QString &path);
 // A local checkpoint folder: its config.json read into a model, with the parameters its

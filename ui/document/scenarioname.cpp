@@ -124,6 +124,23 @@ QString generatedName(const Scenario &s)
     return parts.join(QStringLiteral(", "));
 }
 
+QString scenarioFileName(const Scenario &scenario)
+{
+    const QString name =
+        scenario.name.empty() ? generatedName(scenario) : QString::fromStdString(scenario.name);
+    // Letters of any script stay (a Chinese name is a fine file name); separators, spaces and
+    // what Windows or a shell refuses (/\:*?"<>|) do not.
+    QString base;
+    for (const QChar c : name)
+        base +=
+            c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') ? c : QChar('-');
+    base.replace(QRegularExpression(QStringLiteral("-{2,}")), QStringLiteral("-"));
+    // A leading dot hides the file; a generated name can run long (file names stop at 255 bytes).
+    base = base.left(96);
+    base.remove(QRegularExpression(QStringLiteral("^[-.]+|[-.]+$")));
+    return (base.isEmpty() ? QStringLiteral("scenario") : base) + QStringLiteral(".vramplan.json");
+}
+
 bool followsSettings(const Scenario &scenario)
 {
     return scenario.name.empty() ||

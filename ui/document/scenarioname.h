@@ -13,6 +13,11 @@ namespace vramplan::ui {
 
 QString generatedName(const Scenario &scenario);
 
+// The file Save As proposes: the scenario's name (or the generated one) as a file system takes
+// it, letters and digits kept, the rest one dash: "Qwen3-8B: 8k / 4 x A100" ->
+// "Qwen3-8B-8k-4-x-A100.vramplan.json"; "scenario.vramplan.json" when nothing is left.
+QString scenarioFileName(const Scenario &scenario);
+
 // Whether the scenario's name is the one its settings make (or none at all): then edits keep it
 // in step with the settings.
 bool followsSettings(const Scenario &scenario);
