@@ -952,6 +952,16 @@ void TestMainWindow::imbalanceSpinBoxMovesTheBand()
     verifyBand(w, withImbalance(s, 3.0));
 }
 
+// The default scenario in a window shown at 1280x800 and active, as key presses need it.
+static bool showActive(MainWindow &w)
+{
+    w.setScenario(defaultScenario());
+    w.resize(1280, 800);
+    w.show();
+    w.activateWindow();
+    return QTest::qWaitForWindowActive(&w);
+}
+
 // Issue 21 #2: with the cursor still in a spin box or a line edit (as after typing a value),
 // Ctrl+Z undoes the document's last step, as Edit > Undo does, not the editor's typing. A value
 // typed but not yet entered is taken first: Ctrl+Z then puts back what the control showed before
@@ -959,11 +969,7 @@ void TestMainWindow::imbalanceSpinBoxMovesTheBand()
 void TestMainWindow::undoKeysWinOverAFocusedEditor()
 {
     MainWindow w;
-    w.setScenario(defaultScenario());
-    w.resize(1280, 800);
-    w.show();
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(showActive(w));
     const QKeySequence undo(QKeySequence::Undo), redo(QKeySequence::Redo);
     QVERIFY(!undo.isEmpty() && !redo.isEmpty());
     QDoubleSpinBox *spin = w.controls()->microBatch()->spinBox();
@@ -1013,11 +1019,7 @@ void TestMainWindow::undoKeysWinOverAFocusedEditor()
 void TestMainWindow::saveAsAndHelpKeys()
 {
     MainWindow w;
-    w.setScenario(defaultScenario());
-    w.resize(1280, 800);
-    w.show();
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(showActive(w));
     QTest::keyClick(&w, Qt::Key_F1);
     QCOMPARE(Dialogs::lastAsked().caption, QStringLiteral("vramplan Help"));
     QVERIFY2(Dialogs::lastAsked().text.contains(QStringLiteral("Make it fit")),
