@@ -190,6 +190,12 @@ void TestServingWindow::engineReleaseIsOneUndoStep()
     QLineEdit *release = group->engineVersionBox();
     QCOMPARE(release->placeholderText(), QStringLiteral("current release"));
     QVERIFY(release->isEnabled());
+    // Issue 21 #24: one Release field in serving, the engine's; the training stack's is off.
+    QWidget *stackRelease = w.controls()->controlFor("framework_version");
+    QVERIFY(stackRelease);
+    QVERIFY(!stackRelease->isEnabled());
+    QCOMPARE(stackRelease->toolTip(),
+             QStringLiteral("An engine serves the model: its release is the serving group's"));
     const ServingPlan current = planServing(w.scenario());
     release->setText(QStringLiteral("vllm 0.6.4"));
     emit release->editingFinished();

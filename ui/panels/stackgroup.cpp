@@ -106,6 +106,11 @@ void StackGroup::refreshAvailability(const Scenario &s)
     for (QWidget *w : {static_cast<QWidget *>(m_compile), static_cast<QWidget *>(m_kernels),
                        static_cast<QWidget *>(m_loss), static_cast<QWidget *>(m_loop)})
         setAvailable(w, training, inference);
+    // A serving engine has a Release of its own (the serving group's); without one, inference
+    // is transformers' forward pass, whose release still matters.
+    const bool engine = !training && s.serving.present;
+    setAvailable(m_version, !engine,
+                 tr("An engine serves the model: its release is the serving group's"));
     setAvailable(m_compileLoss, training && s.training.compile,
                  training ? tr("Applies when the step is compiled") : inference);
     // Kept available while ticked, so that a flag the scenario no longer uses can be cleared.
