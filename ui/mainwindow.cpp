@@ -51,6 +51,7 @@ MainWindow::MainWindow(QWidget *parent)
     setAcceptDrops(true);
     setWindowTitle(tr("vramplan"));
     m_unit = Settings::unit();
+    m_controls->setUnit(m_unit);
     m_comparison->setUnit(m_unit);
     m_fit->setUnit(m_unit);
 
@@ -323,6 +324,7 @@ void MainWindow::applySuggestion(const Scenario &suggestion, const QString &what
 void MainWindow::setUnit(Unit unit)
 {
     m_unit = unit;
+    m_controls->setUnit(unit);
     m_comparison->setUnit(unit);
     m_fit->setUnit(unit);
     Settings::setUnit(unit);

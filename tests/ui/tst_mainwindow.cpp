@@ -373,8 +373,20 @@ void TestMainWindow::unitToggle()
     const Estimate e = estimate(defaultScenario());
     QCOMPARE(w.breakdownChart()->barValue(Component::Parameters), e.perGpu[0] / 1e9);
     QVERIFY(w.statusText().contains(QStringLiteral(" GB")));
+    // Issue 21 #18: the GPU list and the usable memory follow too (H100: 81,559 MiB).
+    auto *gpus = w.controls()->gpuBox();
+    const int h100 = gpus->findData(QStringLiteral("h100-80gb"));
+    QCOMPARE(gpus->itemText(h100), QStringLiteral("H100 80GB \u00b7 85.5 GB"));
+    QCOMPARE(gpus->itemData(h100, Qt::ToolTipRole).toString(),
+             QStringLiteral("H100 80GB (HBM3): 85.52 GB usable"));
+    auto *capacity = qobject_cast<QDoubleSpinBox *>(w.controls()->controlFor("gpu.memory_gib"));
+    QVERIFY(capacity);
+    QCOMPARE(capacity->suffix(), QStringLiteral(" GB"));
+    QCOMPARE(capacity->text(), QStringLiteral("85.52 GB"));
     w.setUnit(Unit::GiB);
     QCOMPARE(w.breakdownChart()->barValue(Component::Parameters), e.perGpu[0] / 1073741824.0);
+    QCOMPARE(gpus->itemText(h100), QStringLiteral("H100 80GB \u00b7 79.6 GiB"));
+    QCOMPARE(capacity->text(), QStringLiteral("79.65 GiB"));
 }
 
 void TestMainWindow::disabledControlsSayWhy()

@@ -99,6 +99,11 @@ QLabel *ControlsPanel::architectureSummary() const
 {
     return m_model->architectureSummary();
 }
+void ControlsPanel::setUnit(Unit unit)
+{
+    m_gpu->setUnit(unit);
+}
+
 QComboBox *ControlsPanel::gpuBox() const
 {
     return m_gpu->gpuBox();

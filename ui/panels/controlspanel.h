@@ -8,6 +8,7 @@
 // cannot apply are disabled with a tooltip that says why. A mouse wheel over a control not
 // clicked into scrolls the panel (wheelguard.h).
 
+#include "charts/units.h"
 #include "panels/controlgroup.h"
 #include "scenario.h"
 
@@ -69,6 +70,7 @@ public:
     ServingGroup *servingGroup() const { return m_serving; }
     StackGroup *stackGroup() const { return m_stack; }
     QWidget *controlFor(const QString &field) const; // "training.gradient_accumulation_steps"
+    void setUnit(Unit unit); // sizes in the controls (the GPU's memory)
     const std::vector<ControlGroup *> &groups() const { return m_groups; }
 
 signals:
