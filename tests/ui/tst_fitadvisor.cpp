@@ -100,6 +100,7 @@ private slots:
     void nothingFitsShowsTheNearest();
     void serverGetsServingAdvice();
     void staleResultsAreDropped();
+    void solversGreyWhileSearching();
     void requestsCoalesceWhileSearching();
     void cancelStopsTheSearch();
     void closingWhileSearching();
@@ -461,6 +462,24 @@ void TestFitAdvisor::serverGetsServingAdvice()
     }
     QCOMPARE(kindName(ChangeKind::SameSemantics, true), QStringLiteral("same model"));
     QCOMPARE(kindName(ChangeKind::SameSemantics), QStringLiteral("same training"));
+}
+
+// Issue 21 #20: while a search for a newer scenario runs past the moment the panel says so, the
+// solvers' lines (still of the previous scenario) are greyed and say they are updating; the
+// new answers bring them back.
+void TestFitAdvisor::solversGreyWhileSearching()
+{
+    FitAdvisorPanel panel;
+    panel.setResult(searchAdvice(defaultScenario(), 1));
+    QVERIFY(panel.solversCurrent());
+    Scenario next = defaultScenario();
+    next.training.sequenceLength *= 2;
+    panel.setPending(next);
+    QVERIFY(panel.solversCurrent()); // a quick search shows nothing
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.solversCurrent(), 2000);
+    QVERIFY(panel.statusText().contains(QStringLiteral("earch")));
+    panel.setResult(searchAdvice(next, 2));
+    QVERIFY(panel.solversCurrent());
 }
 
 void TestFitAdvisor::staleResultsAreDropped()

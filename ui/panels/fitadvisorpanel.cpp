@@ -56,9 +56,10 @@ FitAdvisorPanel::FitAdvisorPanel(QWidget *parent)
     m_solvers->setWordWrap(true);
     m_solvers->setTextFormat(Qt::PlainText);
     m_solvers->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_solvers->setToolTip(tr("The solvers' answers for the scenario as it is: the largest "
-                             "micro-batch and the longest sequence that fit, and the fewest "
-                             "GPUs of this layout that do"));
+    m_solversTip = tr("The solvers' answers for the scenario as it is: the largest "
+                      "micro-batch and the longest sequence that fit, and the fewest GPUs of "
+                      "this layout that do");
+    m_solvers->setToolTip(m_solversTip);
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
 
@@ -99,6 +100,7 @@ FitAdvisorPanel::FitAdvisorPanel(QWidget *parent)
         updateStatus();
         for (FitChip *chip : m_chips)
             chip->setEnabled(!m_slow);
+        markSolvers();
     });
     updateStatus();
 }
@@ -141,7 +143,23 @@ void FitAdvisorPanel::setResult(const AdviceResult &result)
     m_pending = false;
     m_slow = false;
     m_searching->stop();
+    markSolvers();
     rebuild();
+}
+
+// While a slow search runs, the solvers' lines still answer the previous scenario: greyed,
+// with a tooltip saying so, until the new answers land (issue 21 #20).
+void FitAdvisorPanel::markSolvers()
+{
+    m_solvers->setEnabled(!m_slow);
+    m_solvers->setToolTip(m_slow ? tr("Updating: these answers are of the previous scenario; the "
+                                      "search for the new one is under way")
+                                 : m_solversTip);
+}
+
+bool FitAdvisorPanel::solversCurrent() const
+{
+    return m_solvers->isEnabled();
 }
 
 void FitAdvisorPanel::setUnit(Unit unit)

@@ -37,6 +37,9 @@ public:
     void setResult(const AdviceResult &result);
     void setUnit(Unit unit);
     bool pending() const { return m_pending; }
+    // The solvers' lines are of the scenario on screen (false while a slow search for a newer
+    // one is under way: they are greyed and say so).
+    bool solversCurrent() const;
 
     // Collapsed: only the heading and the verdict line. A tab (small window) never collapses;
     // the user's choice holds again once the panel is back beside the breakdown.
@@ -77,6 +80,7 @@ private:
     void updateChip(FitChip *chip, const Shown &shown, bool nearest);
     QString toolTipFor(const Shown &shown, bool nearest) const;
     void updateStatus();
+    void markSolvers();
     void chipClicked(int index);
     void chipPreview(int index, bool on);
 
@@ -87,6 +91,7 @@ private:
     FlowLayout *m_flow;
     QLabel *m_nothingFits;
     QLabel *m_solvers;
+    QString m_solversTip;
     QLabel *m_legend;
     QTimer *m_searching; // "Searching…" only for a search that takes a noticeable time
     QList<FitChip *> m_chips;
