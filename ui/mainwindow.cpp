@@ -124,6 +124,9 @@ MainWindow::~MainWindow()
     // part is gone: nothing of theirs may reach the window on the way out.
     m_document->disconnect(this);
     m_document->controller()->disconnect(this);
+    // Nor the controls: ~QWidget hides the window, and the editor that loses the focus then
+    // finishes its edit (found by UBSan, a window destroyed with the Name field focused).
+    m_controls->disconnect(this);
     // The search under way, if any, is stopped and its thread joined before the panel it
     // would report to goes.
     delete m_advisor;
