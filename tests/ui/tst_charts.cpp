@@ -644,6 +644,20 @@ void TestCharts::chartsFollowADarkPalette()
             if (text->realVisibility() && !text->text().isEmpty())
                 QVERIFY2(contrast(text->textColor(), base) >= 3, qPrintable(text->text()));
     }
+    // The comparison's chart too: background, axes and its totals over the bars.
+    Comparison comparison;
+    for (int64_t gpus : {1, 2})
+        comparison.entries.push_back(
+            {"gpus " + std::to_string(gpus), withGpus(screenshotScenario(), gpus)});
+    w.comparisonView()->setComparison(comparison);
+    w.showComparison();
+    QCustomPlot *compared = w.comparisonView()->plot();
+    QTRY_VERIFY(compared->isVisible());
+    QCOMPARE(compared->toPixmap().toImage().pixelColor(2, 2), base);
+    QCOMPARE(compared->yAxis->tickLabelColor(), dark.color(QPalette::Text));
+    for (int i = 0; i < compared->itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(compared->item(i)))
+            QVERIFY2(contrast(text->color(), base) >= 3, qPrintable(text->text()));
     for (int c = 0; c < componentCount; ++c)
         for (int i = 0; i < w.breakdownChart()->plot()->plottableCount(); ++i)
             if (auto *bars = qobject_cast<QCPBars *>(w.breakdownChart()->plot()->plottable(i)))

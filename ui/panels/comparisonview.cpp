@@ -1,5 +1,6 @@
 #include "panels/comparisonview.h"
 
+#include "charts/chartstyle.h"
 #include "charts/componentstyle.h"
 #include "charts/plotlayout.h"
 #include "charts/sizeaxis.h"
@@ -58,6 +59,7 @@ ComparisonView::ComparisonView(QWidget *parent)
 
     m_plot->setAntialiasedElements(QCP::aeAll);
     m_plot->setMinimumSize(160, 160);
+    applyChartColors(m_plot, chartColors(palette()));
     // The legend right of the plot, top-aligned: inside it, it would cover the first bar.
     auto *legendColumn = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(0, 1, legendColumn);
@@ -262,12 +264,13 @@ void ComparisonView::refreshChart()
         auto *line = new QCPItemLine(m_plot);
         line->start->setCoords(i + 1 - 0.4, capacity);
         line->end->setCoords(i + 1 + 0.4, capacity);
-        line->setPen(QPen(capacityColor(), 1.5, Qt::DashLine));
+        const ChartColors colors = chartColors(palette());
+        line->setPen(QPen(colors.ink, 1.5, Qt::DashLine));
         auto *label = new QCPItemText(m_plot);
         label->position->setCoords(i + 1, std::isfinite(total) ? total : 0.0);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setText(formatSize(e.peak.device, m_unit, 1));
-        label->setColor(e.fits ? capacityColor() : overflowColor());
+        label->setColor(e.fits ? colors.ink : colors.signal(overflowColor()));
         QFont bold = m_plot->font();
         bold.setBold(true);
         label->setFont(bold);
@@ -277,6 +280,16 @@ void ComparisonView::refreshChart()
     setSizeAxis(m_plot->yAxis, top * 1.15, m_unit,
                 tr("Memory per GPU; dashes: each GPU's capacity"));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Charts follow the window's palette, a dark one too (issue 21 #25), as the plan's charts do.
+void ComparisonView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyChartColors(m_plot, chartColors(palette()));
+        refreshChart();
+    }
 }
 
 bool ComparisonView::fitTickLabels()

@@ -50,6 +50,9 @@ signals:
     // The user asked to edit entry `index` (its context menu's "Load into Editor").
     void loadRequested(int index);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void rebuild();
     void refreshList();
