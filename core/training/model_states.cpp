@@ -141,6 +141,20 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
         size.all += (sums.oneLayer + extra) * n;
     }
 
+    // A trained tensor outside the layers (embeddings and heads, a trained vision tower, a
+    // generic model's extra tensors): its weight, gradient, optimizer states and master copy,
+    // sharded over the data-parallel group as the ZeRO stage says.
+    const auto addTrained = [&](double n, int64_t rows, int64_t cols) {
+        paramsTrainable += n * wb / (z3 ? dp : 1.0);
+        trainable += n;
+        const double ob = optimizerBytes(c.t.optimizer, sb, n, rows, cols, false);
+        optimizerElementsBytes += ob;
+        optimizerSharded += ob / (z1 ? dp : 1.0);
+        gradsSharded += n * gb / (z2 ? dp : 1.0);
+        if (master)
+            masterSharded += n * 4 / (z1 ? dp : 1.0);
+    };
+
     // --- embeddings, final norm, heads ----------------------------------------------------
     for (const auto &t : c.globals) {
         // The last stage keeps its own copy of the token embedding when it ties the head to it
@@ -156,14 +170,7 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
         if (t.place == WeightPlace::Embedding)
             size.rootEmbedding += n;
         if (c.full) {
-            paramsTrainable += n * wb / (z3 ? dp : 1.0);
-            trainable += n;
-            const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, false);
-            optimizerElementsBytes += ob;
-            optimizerSharded += ob / (z1 ? dp : 1.0);
-            gradsSharded += n * gb / (z2 ? dp : 1.0);
-            if (master)
-                masterSharded += n * 4 / (z1 ? dp : 1.0);
+            addTrained(n, t.rows, t.cols);
         } else if (headQuantised && t.name == "lm_head.weight") {
             frozenQuantBytes += n * nf4BytesPerWeight / (z3 ? dp : 1.0);
             largestQuantised = std::max(largestQuantised, n);
@@ -186,14 +193,7 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
             const double n = double(t.elements());
             size.all += n;
             if (trained) {
-                paramsTrainable += n * wb / (z3 ? dp : 1.0);
-                trainable += n;
-                const double ob = optimizerBytes(c.t.optimizer, sb, n, t.rows, t.cols, false);
-                optimizerElementsBytes += ob;
-                optimizerSharded += ob / (z1 ? dp : 1.0);
-                gradsSharded += n * gb / (z2 ? dp : 1.0);
-                if (master)
-                    masterSharded += n * 4 / (z1 ? dp : 1.0);
+                addTrained(n, t.rows, t.cols);
             } else {
                 totals.visionFrozenBytes += n * (c.fp32 || c.amp ? 4.0 : 2.0) / (z3 ? dp : 1.0);
             }
@@ -206,14 +206,7 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
         const double n = c.extraParameters;
         size.all += n;
         if (c.full) {
-            paramsTrainable += n * wb / (z3 ? dp : 1.0);
-            trainable += n;
-            const double ob = optimizerBytes(c.t.optimizer, sb, n, 1, 1, false);
-            optimizerElementsBytes += ob;
-            optimizerSharded += ob / (z1 ? dp : 1.0);
-            gradsSharded += n * gb / (z2 ? dp : 1.0);
-            if (master)
-                masterSharded += n * 4 / (z1 ? dp : 1.0);
+            addTrained(n, 1, 1);
         } else {
             frozenOtherBytes += n * (c.fp32 || c.amp ? 4.0 : 2.0) / (z3 ? dp : 1.0);
         }

@@ -27,9 +27,6 @@ using namespace breakdown;
 
 namespace {
 
-// The balanced-experts marker: the teal of the curves' expert-imbalance band.
-const QColor imbalanceColor(0x00, 0x83, 0x8f);
-
 // A text item that places itself just before it is drawn, once the layout of that drawing
 // (the widget, or an export at another size) is known.
 class PlacedText : public QCPItemText
@@ -170,9 +167,9 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     // Where the device total would be with perfectly balanced expert routing: a teal line
     // across the bar, its label right of it, hanging below it.
     m_balancedLine = new QCPItemLine(m_plot);
-    m_balancedLine->setPen(QPen(imbalanceColor, 2, Qt::DashLine));
+    m_balancedLine->setPen(QPen(imbalanceColor(), 2, Qt::DashLine));
     m_balancedLabel = new PlacedText(m_plot, [this] { placeBalancedLabel(); });
-    m_balancedLabel->setColor(imbalanceColor);
+    m_balancedLabel->setColor(imbalanceColor());
     m_balancedLabel->position->setType(QCPItemPosition::ptAbsolute);
     m_balancedLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_balancedLabel->setTextAlignment(Qt::AlignLeft);
@@ -419,62 +416,6 @@ double BreakdownChart::capacityValue() const
 QCustomPlot *BreakdownChart::plot() const
 {
     return m_plot;
-}
-
-void BreakdownChart::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange) {
-        applyFonts();
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    } else if (event->type() == QEvent::PaletteChange) {
-        applyColors();
-    }
-}
-
-void BreakdownChart::applyColors()
-{
-    const ChartColors c = chartColors(palette());
-    applyChartColors(m_plot, c);
-    m_capacityLine->setPen(QPen(c.ink, 1.5, Qt::DashLine));
-    m_capacityLabel->setColor(c.ink);
-    m_totalLabel->setColor(c.text);
-    m_bandLine->setPen(QPen(c.muted, 1.5));
-    const QColor gap = m_overflow ? c.signal(overflowColor()) : c.ink;
-    m_gapLine->setPen(QPen(gap, 1.5));
-    m_gapLabel->setColor(gap);
-    m_balancedLine->setPen(QPen(c.signal(imbalanceColor), 2, Qt::DashLine));
-    m_balancedLabel->setColor(c.signal(imbalanceColor));
-    m_measuredHeading->setTextColor(c.muted);
-    m_measuredNames->setTextColor(c.text);
-    m_measuredValues->setTextColor(c.text);
-    m_nowLine->setPen(QPen(c.ink, 1.5, Qt::DashLine));
-    m_nowLabel->setColor(c.ink);
-    m_nowLabel->setBrush(c.labelBrush(220)); // readable over the paler segments
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void BreakdownChart::applyFonts()
-{
-    const QFont base = font();
-    QFont bold = base;
-    bold.setBold(true);
-    applyBaseFonts(m_plot, base);
-    const int h = QFontMetrics(base).height();
-    m_plot->legend->setIconSize(h, h);
-    // QCustomPlot sizes an entry to the font's height and clips it there, which shaves off
-    // antialiased descenders; a pixel above and below keeps "g" and "y" whole.
-    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
-        if (QCPAbstractLegendItem *item = m_plot->legend->item(i)) // empty cells of a wrapped grid
-            item->setMargins(QMargins(0, 1, 0, 1));
-    }
-    m_capacityLabel->setFont(base);
-    m_balancedLabel->setFont(base);
-    m_nowLabel->setFont(base);
-    m_totalLabel->setFont(bold);
-    m_gapLabel->setFont(bold);
-    for (QCPTextElement *text : {m_measuredHeading, m_measuredNames, m_measuredValues})
-        text->setFont(base);
 }
 
 } // namespace vramplan::ui

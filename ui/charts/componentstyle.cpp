@@ -37,4 +37,9 @@ QColor overflowColor()
     return QColor(0xd3, 0x2f, 0x2f);
 }
 
+QColor imbalanceColor()
+{
+    return QColor(0x00, 0x83, 0x8f);
+}
+
 } // namespace vramplan::ui

@@ -13,5 +13,8 @@ QColor componentColor(Component component);
 QString componentName(Component component); // "Optimizer states"
 QColor capacityColor();                     // the GPU capacity line
 QColor overflowColor();                     // red, for what does not fit
+// Teal, apart from every component's colour: the expert-imbalance band of the curves and the
+// breakdown's balanced-experts marker.
+QColor imbalanceColor();
 
 } // namespace vramplan::ui

@@ -9,9 +9,8 @@
 namespace vramplan::ui {
 namespace {
 
-// The expert-imbalance band: teal hatching, apart from the grey veil of the likely range and
-// from every component's colour.
-const QColor imbalanceColor(0x00, 0x83, 0x8f);
+// The expert-imbalance band is teal hatching (imbalanceColor), apart from this grey veil of the
+// likely range.
 const QColor bandColor(0x42, 0x42, 0x42);
 
 } // namespace
@@ -70,9 +69,9 @@ CurveGraphs::Set &CurveGraphs::set(size_t index)
         // total, hatched.
         for (size_t edge : {balanced, imbalanced}) {
             graphs[edge] = m_plot->addGraph();
-            graphs[edge]->setPen(QPen(imbalanceColor, edge == balanced ? 1.5 : 1));
+            graphs[edge]->setPen(QPen(imbalanceColor(), edge == balanced ? 1.5 : 1));
         }
-        graphs[imbalanced]->setBrush(QBrush(imbalanceColor, Qt::BDiagPattern));
+        graphs[imbalanced]->setBrush(QBrush(imbalanceColor(), Qt::BDiagPattern));
         graphs[imbalanced]->setChannelFillGraph(graphs[balanced]);
         for (QCPGraph *graph : graphs) {
             graph->setSelectable(QCP::stNone);

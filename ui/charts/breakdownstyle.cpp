@@ -1,0 +1,71 @@
+// The breakdown chart's colours and fonts, from its widget's palette and font, again whenever
+// either changes (a dark palette, a zoomed font).
+
+#include "charts/breakdownchart.h"
+
+#include "charts/chartstyle.h"
+#include "charts/componentstyle.h"
+
+#include <qcustomplot.h>
+
+#include <QEvent>
+
+namespace vramplan::ui {
+
+void BreakdownChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        applyFonts();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    } else if (event->type() == QEvent::PaletteChange) {
+        applyColors();
+    }
+}
+
+void BreakdownChart::applyColors()
+{
+    const ChartColors c = chartColors(palette());
+    applyChartColors(m_plot, c);
+    m_capacityLine->setPen(QPen(c.ink, 1.5, Qt::DashLine));
+    m_capacityLabel->setColor(c.ink);
+    m_totalLabel->setColor(c.text);
+    m_bandLine->setPen(QPen(c.muted, 1.5));
+    const QColor gap = m_overflow ? c.signal(overflowColor()) : c.ink;
+    m_gapLine->setPen(QPen(gap, 1.5));
+    m_gapLabel->setColor(gap);
+    m_balancedLine->setPen(QPen(c.signal(imbalanceColor()), 2, Qt::DashLine));
+    m_balancedLabel->setColor(c.signal(imbalanceColor()));
+    m_measuredHeading->setTextColor(c.muted);
+    m_measuredNames->setTextColor(c.text);
+    m_measuredValues->setTextColor(c.text);
+    m_nowLine->setPen(QPen(c.ink, 1.5, Qt::DashLine));
+    m_nowLabel->setColor(c.ink);
+    m_nowLabel->setBrush(c.labelBrush(220)); // readable over the paler segments
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownChart::applyFonts()
+{
+    const QFont base = font();
+    QFont bold = base;
+    bold.setBold(true);
+    applyBaseFonts(m_plot, base);
+    const int h = QFontMetrics(base).height();
+    m_plot->legend->setIconSize(h, h);
+    // QCustomPlot sizes an entry to the font's height and clips it there, which shaves off
+    // antialiased descenders; a pixel above and below keeps "g" and "y" whole.
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem *item = m_plot->legend->item(i)) // empty cells of a wrapped grid
+            item->setMargins(QMargins(0, 1, 0, 1));
+    }
+    m_capacityLabel->setFont(base);
+    m_balancedLabel->setFont(base);
+    m_nowLabel->setFont(base);
+    m_totalLabel->setFont(bold);
+    m_gapLabel->setFont(bold);
+    for (QCPTextElement *text : {m_measuredHeading, m_measuredNames, m_measuredValues})
+        text->setFont(base);
+}
+
+} // namespace vramplan::ui
