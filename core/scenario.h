@@ -90,6 +90,17 @@ enum class TrainingLoop
     Custom,
     Trainer
 };
+
+// How torch.optim's optimizer runs its step (`training.optimizer_implementation`): `auto` is the
+// framework's default as the estimator has always assumed it; foreach (torch.optim's default on
+// CUDA) materialises a state-sized intermediate; fused and for_loop do not.
+enum class OptimizerImplementation
+{
+    Auto,
+    Foreach,
+    Fused,
+    ForLoop
+};
 enum class FinetuneMethod
 {
     Full,
@@ -121,12 +132,24 @@ enum class Framework
 // FrameworkVersion, release_version.h (shared with the serving section's `engine_version`).
 
 
+// The dtype of LoRA adapters on a 16-bit base (`training.finetune.lora_adapter_dtype`): `auto`
+// as the estimator has assumed (the adapters' inputs not cast), `fp32` as PEFT's
+// get_peft_model(autocast_adapter_dtype=True) keeps them, which casts each input to fp32
+// (measured, tests/data/measured/gpu), `base` for adapters in the base's dtype.
+enum class LoraAdapterDtype
+{
+    Auto,
+    Fp32,
+    Base
+};
+
 struct FinetuneConfig
 {
     FinetuneMethod method = FinetuneMethod::Full;
     int64_t loraRank = 16;
     std::vector<std::string> loraTargets = {"q_proj", "v_proj"};
     int64_t baseWeightBits = 16;
+    LoraAdapterDtype loraAdapterDtype = LoraAdapterDtype::Auto;
     double loraDropout = 0.05;
 };
 
@@ -165,6 +188,7 @@ struct TrainingConfig
     Kernels kernels = Kernels::None;
     LinearKernels linearKernels = LinearKernels::Fla;
     TrainingLoop loop = TrainingLoop::Custom; // Unsloth always runs under Trainer (TRL)
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::Auto;
     // Multi-token prediction modules trained beside the model (DeepSeek-V3 §2.2; Megatron
     // --mtp-num-layers): each one more layer, eh_proj and norms, and one more logits and loss.
     int64_t mtpLayers = 0;

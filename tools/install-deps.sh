@@ -3,6 +3,8 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ qt6-base-dev qt6-svg-dev libqcustomplot-dev nlohmann-json3-dev
           libbenchmark-dev
+          # the capture script's bookkeeping test (tests/measure/test_capture_memory.py)
+          python3
           # packaging and its checks: cpack's dpkg-shlibdeps, the validators, man, MIME cache
           dpkg-dev desktop-file-utils appstream man-db shared-mime-info)
 missing=()

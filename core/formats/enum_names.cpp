@@ -80,6 +80,12 @@ VRAMPLAN_ENUM_TABLE(Kernels, {Kernels::None, "none"}, {Kernels::Liger, "liger"})
 VRAMPLAN_ENUM_TABLE(LinearKernels, {LinearKernels::Fla, "fla"}, {LinearKernels::Torch, "torch"})
 VRAMPLAN_ENUM_TABLE(TrainingLoop, {TrainingLoop::Custom, "custom"},
                     {TrainingLoop::Trainer, "trainer"})
+VRAMPLAN_ENUM_TABLE(LoraAdapterDtype, {LoraAdapterDtype::Auto, "auto"},
+                    {LoraAdapterDtype::Fp32, "fp32"}, {LoraAdapterDtype::Base, "base"})
+VRAMPLAN_ENUM_TABLE(OptimizerImplementation, {OptimizerImplementation::Auto, "auto"},
+                    {OptimizerImplementation::Foreach, "foreach"},
+                    {OptimizerImplementation::Fused, "fused"},
+                    {OptimizerImplementation::ForLoop, "for_loop"})
 VRAMPLAN_ENUM_TABLE(MemoryMetric, {MemoryMetric::Allocated, "allocated"},
                     {MemoryMetric::Reserved, "reserved"}, {MemoryMetric::Device, "device"})
 

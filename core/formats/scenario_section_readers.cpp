@@ -40,6 +40,7 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
     r.enumeration("kernels", t.kernels);
     r.enumeration("linear_kernels", t.linearKernels);
     r.enumeration("loop", t.loop);
+    r.enumeration("optimizer_implementation", t.optimizerImplementation);
     r.enumeration("attention", t.attention);
     r.number("dropout", t.dropout, 0.0, 0.99);
     if (const json *ft = r.object("finetune")) {
@@ -52,6 +53,7 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
             t.finetune.baseWeightBits = 4;
         fr.integer("base_weight_bits", t.finetune.baseWeightBits, 4, 32);
         fr.number("lora_dropout", t.finetune.loraDropout, 0.0, 0.99);
+        fr.enumeration("lora_adapter_dtype", t.finetune.loraAdapterDtype);
         fr.finish();
         const int64_t bits = t.finetune.baseWeightBits;
         if (error.empty() && bits != 4 && bits != 8 && bits != 16 && bits != 32)

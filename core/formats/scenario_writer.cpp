@@ -159,8 +159,12 @@ json scenarioToJson(const Scenario &s)
         out["training"]["compile_loss"] = false;
     if (t.kernels != Kernels::None)
         out["training"]["kernels"] = toString(t.kernels);
+    if (t.finetune.loraAdapterDtype != LoraAdapterDtype::Auto)
+        out["training"]["finetune"]["lora_adapter_dtype"] = toString(t.finetune.loraAdapterDtype);
     if (t.loop != TrainingLoop::Custom)
         out["training"]["loop"] = toString(t.loop);
+    if (t.optimizerImplementation != OptimizerImplementation::Auto)
+        out["training"]["optimizer_implementation"] = toString(t.optimizerImplementation);
     if (t.vision.present() || t.vision.trainTower) {
         json vision = {{"images_per_sample", t.vision.imagesPerSample},
                        {"train_tower", t.vision.trainTower}};

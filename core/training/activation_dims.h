@@ -40,6 +40,8 @@ std::string_view mixerSource(Mixer mixer);
 
 // Whether a linear layer keeps its input for backward (activations.cpp).
 bool linearSavesInput(const StageContext &c, std::string_view loraName);
+// Whether PEFT casts a LoRA target's input to fp32 adapters (activations.cpp).
+bool peftCastsInputToFp32(const StageContext &c);
 // A LoRA adapter's saved tensors on the linear `target` of input width `inWidth`, for
 // `perToken` tokens per token of the micro-batch (activations.cpp).
 void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_view target,

@@ -31,7 +31,21 @@ bool linearSavesInput(const StageContext &c, std::string_view loraName)
 {
     if (c.full || c.qlora)
         return true;
-    return isLoraTarget(c.t.finetune, loraName) && c.t.finetune.loraDropout == 0.0;
+    return isLoraTarget(c.t.finetune, loraName) && c.t.finetune.loraDropout == 0.0 &&
+           !peftCastsInputToFp32(c);
+}
+
+// PEFT (>= 0.12) keeps adapters in fp32 on a 16-bit base and LoraLayer casts each input to
+// their dtype (tuners_utils.py _cast_input_dtype): without dropout lora_A saves that fp32 copy
+// rather than the 16-bit input (measured on an H200 with PEFT 0.21, tests/data/measured/gpu).
+// Under autocast the copy is not what lora_A saves (it casts again), so that case is left alone.
+bool peftCastsInputToFp32(const StageContext &c)
+{
+    // Only where the scenario says the adapters are fp32: the published PEFT runs this
+    // estimator was calibrated on do not show the copy (their loops' autocast casts again).
+    // Unsloth runs its own LoRA kernels (fast_lora), not PEFT's forward.
+    return c.lora && c.t.finetune.loraAdapterDtype == LoraAdapterDtype::Fp32 &&
+           c.hfModelCode() && c.s.framework != Framework::Unsloth && !c.amp && c.act < 4;
 }
 
 void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_view target,
@@ -56,6 +70,9 @@ void addLora(const StageContext &c, const Dims &d, Inventory &inv, std::string_v
             inv.push_back({"LoRA dropout mask and output", "b*s*in*(1 + c) per target",
                            d.tokens * perToken * inWidth * (1 + d.c) / div});
     }
+    else if (peftCastsInputToFp32(c))
+        inv.push_back({"LoRA fp32 input copy (PEFT, saved by A)", "b*s*in*4 per target",
+                       d.tokens * perToken * inWidth * 4 / div});
     inv.push_back({"LoRA A output (saved by B)", "b*s*r*c per target",
                    d.tokens * perToken * double(c.t.finetune.loraRank) * d.c / d.tp});
 }

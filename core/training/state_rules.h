@@ -116,10 +116,23 @@ inline bool pagedOptimizer(Optimizer o)
 
 // torch.optim's default foreach implementation materialises one state-sized intermediate
 // (torch/optim/adamw.py _multi_tensor_adamw: exp_avg_sq_sqrt = _foreach_sqrt(...)); the fused
-// Adam of DeepSpeed and Megatron (apex/TE FusedAdam) and bitsandbytes kernels do not.
+// Adam of DeepSpeed and Megatron (apex/TE FusedAdam) and bitsandbytes kernels do not. Measured
+// on an H200 (tests/data/measured/gpu): torch.optim.AdamW (foreach) peaks at its step with
+// parameters + gradients + states + one exp_avg_sq-sized copy; fused=True adds nothing; foreach
+// SGD with momentum updates in place.
 inline bool foreachTemporaries(const StageContext &c)
 {
     const auto o = c.t.optimizer;
+    switch (c.t.optimizerImplementation) {
+    case OptimizerImplementation::Foreach:
+        return o == Optimizer::Adam || o == Optimizer::Adamw || o == Optimizer::Lion ||
+               o == Optimizer::Muon;
+    case OptimizerImplementation::Fused:
+    case OptimizerImplementation::ForLoop:
+        return false;
+    case OptimizerImplementation::Auto:
+        break;
+    }
     // HF Trainer's default optimizer is per-tensor (adamw_hf) or fused (adamw_torch_fused).
     if (c.s.framework == Framework::Megatron || c.s.framework == Framework::Deepspeed ||
         c.s.framework == Framework::Transformers)
