@@ -90,6 +90,8 @@ void addKimiDeltaExtras(const StageContext &c, const Dims &d, Inventory &inv);
 void addMamba(const StageContext &c, const Dims &d, Inventory &inv);
 void addShortConv(const StageContext &c, const Dims &d, Inventory &inv);
 double mambaTorchTransientBytes(const StageContext &c, const Dims &d);
+// The gradients alive when the earliest Mamba2 layer runs its torch backward (mixer_activations.cpp).
+double gradientsBeforeFirstMambaBackward(const StageContext &c);
 
 // The MLP (mlp_activations.cpp).
 // The MLP sublayer of a layer of the given kind after its norm: a dense MLP, or a MoE layer's

@@ -327,8 +327,23 @@ void addActivations(const StageContext &c, ItemSink &out)
         out.add(Component::Temporary, "Mamba2 torch scan: largest summed product (fp32, one layer)",
                 "b*s_chunked*heads*max(chunk*state, chunk*head_dim, head_dim*state)*4",
                 "transformers Mamba2 mixers' torch_forward",
-                mambaTorchTransientBytes(c, d), 1,
-                phaseBit(Phase::Forward) | phaseBit(Phase::LayerBackward));
+                mambaTorchTransientBytes(c, d), 1, phaseBit(Phase::Forward));
+    if (mambaHere && c.t.linearKernels == LinearKernels::Torch)
+        // In backward the summed product's gradient is expanded to the product's shape and
+        // multiplied by the other factor: two such blocks at once (measured on an H200,
+        // Nemotron 3 Nano, tests/data/measured/gpu: 2 x 8 GiB at 2048 tokens).
+        out.add(Component::Temporary,
+                "Mamba2 torch scan backward: the product's gradient and gradient x factor "
+                "(fp32, one layer)",
+                "2*b*s_chunked*heads*max(chunk*state, chunk*head_dim, head_dim*state)*4",
+                "autograd of transformers Mamba2 mixers' torch_forward",
+                2 * mambaTorchTransientBytes(c, d), 1, phaseBit(Phase::LayerBackward));
+    if (mambaHere && c.t.linearKernels == LinearKernels::Torch)
+        out.add(Component::Gradients,
+                "gradients of the layers after the earliest Mamba2 layer (its backward)",
+                "trainable elements after it (+ head, final norm) * bytes per gradient",
+                "backward order; measured on an H200", gradientsBeforeFirstMambaBackward(c), 1,
+                phaseBit(Phase::LayerBackward));
     if (c.m.indexer.heads > 0 && c.hfModelCode())
         // The lightning indexer's scores of every query against every key, in fp32, before
         // its top-k (DeepseekV32Indexer.forward under no_grad): the product and its scaled copy,

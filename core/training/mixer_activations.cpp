@@ -7,6 +7,7 @@
 
 #include "training/activation_dims.h"
 #include "training/stage_context.h"
+#include "training/state_rules.h"
 
 #include <algorithm>
 #include <cmath>
@@ -193,6 +194,45 @@ double mambaTorchTransientBytes(const StageContext &c, const Dims &d)
     const double padded = b * std::ceil(s / l) * l;
     const double n = double(mb.stateSize), p = double(mb.headDim);
     return padded * double(mb.heads) / d.tp * std::max({l * n, l * p, p * n}) * 4;
+}
+
+// Backward reaches the earliest Mamba2 layer last, when every later layer, the final norm and
+// the head have their gradients; with the torch scan's backward transient that moment is the
+// peak (measured on an H200: Nemotron 3 Nano's first layer, with both MoE layers' expert
+// gradients alive, tests/data/measured/gpu). Full fine-tunes on one pipeline stage; gradients
+// in their training dtype (state_rules.h gradientBytes), split by tensor parallelism.
+double gradientsBeforeFirstMambaBackward(const StageContext &c)
+{
+    if (!c.full || c.pp > 1)
+        return 0;
+    int64_t first = -1;
+    for (int64_t i = 0; i < c.m.layers && first < 0; ++i) {
+        const Mixer mixer = c.m.mixerOf(i);
+        if (mixer == Mixer::Mamba || mixer == Mixer::AttentionAndMamba)
+            first = i;
+    }
+    if (first < 0)
+        return 0;
+    const double tp = double(c.tp);
+    auto elements = [tp](const WeightTensor &t) {
+        return double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+    };
+    double later = 0;
+    for (int64_t i = first + 1; i < c.m.layers; ++i) {
+        const LayerSpec spec = c.m.layerSpec(i);
+        for (const auto &group : c.layerGroups()) {
+            if (!(group.spec == spec))
+                continue;
+            for (const auto &t : *group.weights)
+                later += elements(t);
+            break;
+        }
+    }
+    for (const auto &t : c.globals)
+        if (t.place == WeightPlace::FinalNorm || t.place == WeightPlace::OutputHead ||
+            (t.place == WeightPlace::Embedding && c.m.tiedEmbeddings))
+            later += elements(t);
+    return later * gradientBytes(c);
 }
 
 // Kimi Delta Attention (Kimi Linear's modeling_kimi.py with flash-linear-attention), beyond the

@@ -385,7 +385,7 @@ def main(argv=None):
                     help="stop starting new points after this many seconds")
     args = ap.parse_args(argv)
     points = [p for p in GRID if not args.only or any(s in p["id"] for s in args.only)]
-    if args.snapshots:
+    if args.snapshots and not args.only:  # --only names the points to record instead
         points = [p for p in points if p["id"] in SNAPSHOT_POINTS]
     if args.list:
         for p in points:

@@ -83,11 +83,12 @@ void TestGpuMeasured::peakAllocatedAgainstTheGrid_data()
     QTest::addColumn<QString>("set");
     QTest::addColumn<double>("meanBound");
     QTest::addColumn<double>("worstBound");
-    // Ratchet (issue 23: 1.5% mean, 4% worst). Where the worst is a Mamba2 + MoE hybrid
-    // (Nemotron 3, Granite 4.0-H on transformers' torch paths) the backward of the fused expert
-    // weights is not yet modelled.
-    QTest::newRow("calibration") << QStringLiteral("calibration") << 0.0140 << 0.2270;
-    QTest::newRow("held_out") << QStringLiteral("held_out") << 0.0330 << 0.2680;
+    // Ratchet (issue 23: 1.5% mean, 4% worst): the calibration set meets the bound; the
+    // held-out set's worst (Granite 4.0-H Tiny, a Mamba2 + MoE hybrid on transformers' torch
+    // path, over by 5.0%: the activations of the layers whose backward has run are still
+    // counted when the earliest Mamba2 layer peaks) does not yet.
+    QTest::newRow("calibration") << QStringLiteral("calibration") << 0.0080 << 0.0380;
+    QTest::newRow("held_out") << QStringLiteral("held_out") << 0.0105 << 0.0505;
 }
 
 void TestGpuMeasured::peakAllocatedAgainstTheGrid()
