@@ -9,16 +9,21 @@
 //                                                         the comparison chart or table
 //   vramplan --version                                    "vramplan VERSION"
 // --screenshot and --export need no display (QT_QPA_PLATFORM=offscreen).
+// The window speaks the system's language where vramplan has a translation of it (Simplified
+// Chinese: LANG=zh_CN.UTF-8), or the one chosen under View > Language; --help too.
 
 #include "formats/breakdown_table.h"
 #include "catalog.h"
 #include "formats/comparison.h"
 #include "comparisonview.h"
+#include "document/language.h"
+#include "document/settings.h"
 #include "mainwindow.h"
 #include "formats/scenario_json.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QIcon>
@@ -29,6 +34,11 @@
 #include <optional>
 
 namespace {
+
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(vramplan::Main)
+};
 
 vramplan::Scenario defaultScenario()
 {
@@ -80,29 +90,30 @@ int main(int argc, char **argv)
     // window to the entry by it, and the icon is compiled in for the window itself.
     QApplication::setDesktopFileName(QStringLiteral(VRAMPLAN_APP_ID));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/" VRAMPLAN_APP_ID ".svg")));
+    // Before anything is worded: the help, the window, its messages.
+    vramplan::ui::installTranslations(vramplan::ui::Settings::language());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("GPU memory planner for training runs"));
+    parser.setApplicationDescription(Words::tr("GPU memory planner for training runs"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("scenario"),
-        QStringLiteral("A *.vramplan.json scenario (or *.vramplan-comparison.json) to open; "
-                       "several scenarios make a comparison"));
+        Words::tr("A *.vramplan.json scenario (or *.vramplan-comparison.json) to open; "
+                  "several scenarios make a comparison"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
-        QStringLiteral("Render the window at 1280x800 into FILE.png and exit"),
+        Words::tr("Render the window at 1280x800 into FILE.png and exit"),
         QStringLiteral("FILE.png"));
     parser.addOption(screenshot);
     const QCommandLineOption chart(
         QStringLiteral("chart"),
-        QStringLiteral("Chart to export: breakdown, batch, sequence, gpus or timeline; with "
-                       "several scenario files or a comparison file, the comparison chart"),
+        Words::tr("Chart to export: breakdown, batch, sequence, gpus or timeline; with "
+                  "several scenario files or a comparison file, the comparison chart"),
         QStringLiteral("NAME"), QStringLiteral("breakdown"));
     const QCommandLineOption exportTo(
         QStringLiteral("export"),
-        QStringLiteral(
-            "Write a chart (png, svg, pdf) or the breakdown table (csv, json, md) and exit"),
+        Words::tr("Write a chart (png, svg, pdf) or the breakdown table (csv, json, md) and exit"),
         QStringLiteral("OUT"));
     parser.addOption(chart);
     parser.addOption(exportTo);
@@ -180,7 +191,8 @@ int main(int argc, char **argv)
     if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);
         if (!window.saveScreenshot(out)) {
-            std::fprintf(stderr, "%s: could not write the screenshot\n", qPrintable(out));
+            std::fprintf(stderr, "%s\n",
+                         qPrintable(Words::tr("%1: could not write the screenshot").arg(out)));
             return 1;
         }
         return 0;
@@ -190,8 +202,8 @@ int main(int argc, char **argv)
     const QString autosave = window.autosavePath();
     if (files.isEmpty() && QFile::exists(autosave)) {
         const auto answer = QMessageBox::question(
-            &window, QObject::tr("Recover unsaved work"),
-            QObject::tr("vramplan did not close cleanly last time. Recover the unsaved scenario?"),
+            &window, Words::tr("Recover unsaved work"),
+            Words::tr("vramplan did not close cleanly last time. Recover the unsaved scenario?"),
             QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
         if (answer == QMessageBox::Yes)
             window.recoverAutosave(autosave);
@@ -199,6 +211,6 @@ int main(int argc, char **argv)
             QFile::remove(autosave);
     }
     if (!problem.isEmpty())
-        QMessageBox::warning(&window, QObject::tr("Cannot open the scenario"), problem);
+        QMessageBox::warning(&window, Words::tr("Cannot open the scenario"), problem);
     return app.exec();
 }

@@ -3,6 +3,10 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ qt6-base-dev qt6-svg-dev libqcustomplot-dev nlohmann-json3-dev
           libbenchmark-dev
+          # the Simplified Chinese interface (docs/languages.md): Qt's LinguistTools (CMake's
+          # qt_add_translations, lupdate, lrelease), Qt's own translations, a Chinese font for
+          # the window offscreen (tests, screenshots)
+          qt6-tools-dev qt6-l10n-tools qt6-translations-l10n fonts-noto-cjk
           # the capture script's bookkeeping test (tests/measure/test_capture_memory.py)
           python3
           # packaging and its checks: cpack's dpkg-shlibdeps, the validators, man, MIME cache

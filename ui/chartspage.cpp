@@ -6,9 +6,12 @@
 #include "panels/fitadvisorpanel.h"
 
 #include <QGridLayout>
+#include <QMetaObject>
 #include <QResizeEvent>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace vramplan::ui {
 namespace {
@@ -41,6 +44,26 @@ ChartsPage::ChartsPage(BreakdownChart *breakdown, FitAdvisorPanel *fit, CurveCha
     m_grid->setColumnStretch(1, 3);
     m_grid->setRowStretch(0, 3);
     m_grid->setRowStretch(1, 2);
+    connect(m_breakdown, &BreakdownChart::wantedHeightChanged, this, &ChartsPage::share);
+}
+
+void ChartsPage::share()
+{
+    // Three fifths of the column for the breakdown, two for the panel; more for the breakdown
+    // where the text around its plot (taller in a Chinese font) would leave the plot no room
+    // for its labels, as long as the panel keeps a quarter.
+    const QMargins margins = m_grid->contentsMargins();
+    const int column = height() - margins.top() - margins.bottom();
+    const int wanted = m_breakdown->wantedHeight();
+    int breakdown = 3, panel = 2;
+    if (!m_tabbed && column > 0 && wanted * 5 > column * 3) {
+        breakdown = std::min(wanted, column - column / 4);
+        panel = column - breakdown;
+    }
+    if (m_leftLayout->stretch(0) != breakdown || m_leftLayout->stretch(1) != panel) {
+        m_leftLayout->setStretch(0, breakdown);
+        m_leftLayout->setStretch(1, panel);
+    }
 }
 
 void ChartsPage::resizeEvent(QResizeEvent *event)
@@ -50,6 +73,7 @@ void ChartsPage::resizeEvent(QResizeEvent *event)
     const bool tabbed = size.width() < roomForAll.width() || size.height() < roomForAll.height();
     if (tabbed != m_tabbed)
         arrange(tabbed);
+    share();
 }
 
 void ChartsPage::arrange(bool tabbed)

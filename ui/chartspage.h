@@ -35,6 +35,7 @@ protected:
 
 private:
     void arrange(bool tabbed);
+    void share(); // the left column between the breakdown and the panel
 
     QGridLayout *m_grid;
     QTabWidget *m_tabs;

@@ -12,6 +12,7 @@
 #include "document/exportactions.h"
 #include "document/fileactions.h"
 #include "document/helpmenu.h"
+#include "document/language.h"
 #include "document/settings.h"
 #include "document/undokeys.h"
 #include "panels/calibrationdialog.h"
@@ -155,10 +156,11 @@ void MainWindow::buildEditMenu()
     // Also while a control's spin box or line edit holds the cursor (its own undo would take
     // the key).
     new UndoKeys(m_controls, m_document->undoStack());
-    // "Undo Change micro-batch": the step's name after the verb.
-    QAction *undo = m_document->undoStack()->createUndoAction(this);
+    // "Undo Change micro-batch": the step's name after the verb, the verb in vramplan's own
+    // words (Qt's translation of it may not be installed).
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("Undo"));
     undo->setShortcut(QKeySequence::Undo);
-    QAction *redo = m_document->undoStack()->createRedoAction(this);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("Redo"));
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
@@ -195,6 +197,51 @@ void MainWindow::buildViewMenu()
     (m_unit == Unit::GiB ? gib : gb)->setChecked(true);
     connect(gib, &QAction::triggered, this, [this] { setUnit(Unit::GiB); });
     connect(gb, &QAction::triggered, this, [this] { setUnit(Unit::GB); });
+    buildLanguageMenu(view);
+}
+
+void MainWindow::buildLanguageMenu(QMenu *view)
+{
+    QMenu *menu = view->addMenu(tr("&Language"));
+    menu->setObjectName(QStringLiteral("languageMenu"));
+    auto *group = new QActionGroup(this);
+    // Each language by its own name, which a reader of that language finds whatever the window
+    // speaks now.
+    const std::pair<Language, QString> languages[] = {
+        {Language::System, tr("System Default")},
+        {Language::English, QStringLiteral("English")},
+        {Language::SimplifiedChinese, QStringLiteral(u"\u7b80\u4f53\u4e2d\u6587")}};
+    const Language chosen = Settings::language();
+    for (const auto &[language, name] : languages) {
+        QAction *action = menu->addAction(name);
+        action->setObjectName(QStringLiteral("language_") + languageKey(language));
+        action->setCheckable(true);
+        action->setChecked(language == chosen);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this,
+                [this, language = language] { chooseLanguage(language); });
+    }
+}
+
+void MainWindow::chooseLanguage(Language language)
+{
+    if (language == Settings::language())
+        return;
+    Settings::setLanguage(language);
+    const QString next = translationFor(language);
+    if (next == installedTranslation())
+        return;
+    // Said in the language now shown and in the one chosen: the window is built in one language,
+    // so the other one comes at the next start.
+    const char *context = "vramplan::ui::MainWindow";
+    const char *source = QT_TRANSLATE_NOOP("vramplan::ui::MainWindow",
+                                           "The language changes when vramplan next starts.");
+    QString text = translatedInto(installedTranslation(), context, source);
+    const QString then = translatedInto(next, context, source);
+    if (then != text)
+        text += QLatin1Char('\n') + then;
+    statusBar()->showMessage(text, 10000);
+    Dialogs::inform(this, tr("Language"), text);
 }
 
 void MainWindow::setScenario(const Scenario &scenario)
@@ -354,7 +401,8 @@ void MainWindow::redraw()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(m_document->displayName() + QStringLiteral("[*] - vramplan"));
+    setWindowTitle(tr("%1[*] - vramplan", "the window title: the scenario's name")
+                       .arg(m_document->displayName()));
     setWindowModified(isModified());
 }
 

@@ -4,10 +4,12 @@
 // are FileActions, ExportActions and ComparisonActions over it.
 
 #include "charts/units.h"
+#include "document/language.h"
 #include "scenario.h"
 
 #include <QMainWindow>
 
+class QMenu;
 class QTabWidget;
 class QUndoStack;
 
@@ -102,6 +104,8 @@ private:
     void buildMenus();
     void buildEditMenu();
     void buildViewMenu();
+    void buildLanguageMenu(QMenu *view);
+    void chooseLanguage(Language language);
     void redraw();
     void updateTitle();
     void showRefusal(const QString &reason, QWidget *control);

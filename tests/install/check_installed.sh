@@ -2,7 +2,8 @@
 # Checks an installed vramplan: the exact file list (programs, desktop entry, icon, MIME types,
 # AppStream metadata, man pages, licence notice), that the files agree with each other (one id,
 # the Exec program, the MIME types, the newest release is VERSION), that the installed programs
-# run (--version, params on a model config, a screenshot offscreen), and the validators:
+# run (--version, --help in Chinese under LANG=zh_CN.UTF-8, params on a model config, a
+# screenshot offscreen), and the validators:
 # desktop-file-validate, appstreamcli validate --no-net, man --warnings, update-mime-database.
 #
 #   check_installed.sh [--install-from BUILD_DIR] [--require-tools] PREFIX VERSION MODEL_CONFIG
@@ -100,6 +101,15 @@ out=$("$prefix/bin/vramplan-cli" --version) || true
 out=$(QT_QPA_PLATFORM=offscreen "$prefix/bin/vramplan" --version 2>/dev/null) || true
 [ "$out" = "vramplan $version" ] && ok "vramplan --version: $out" ||
   bad "vramplan --version printed '$out'"
+# The Simplified Chinese interface is compiled in: the system's language picks it (a fresh
+# settings folder, so that no language chosen under View > Language gets in the way).
+out=$(XDG_CONFIG_HOME="$scratch/config" LANG=zh_CN.UTF-8 LANGUAGE= LC_ALL= \
+      QT_QPA_PLATFORM=offscreen "$prefix/bin/vramplan" --help 2>/dev/null) || true
+if grep -q "GPU 显存规划工具" <<<"$out"; then
+  ok "vramplan --help under LANG=zh_CN.UTF-8: $(sed -n 2p <<<"$out")"
+else
+  bad "vramplan --help under LANG=zh_CN.UTF-8 is not in Chinese: $(sed -n 2p <<<"$out")"
+fi
 if "$prefix/bin/vramplan-cli" params "$model_config" >"$scratch/params.json" &&
    grep -q '"total": [1-9]' "$scratch/params.json"; then
   total=$(grep -m1 '"total"' "$scratch/params.json" | tr -d ' ,')

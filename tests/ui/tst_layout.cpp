@@ -7,6 +7,9 @@
 // Issue 21 (item 12): at 1280x800 and 1024x640 every y title whole along its plot, and the
 // timeline titled, its legend naming the components, its phase names uncut.
 // VRAMPLAN_TEST_SHOTS=folder keeps a picture of each.
+// Issue 21 (a Simplified Chinese interface): with VRAMPLAN_TEST_LANGUAGE=zh_CN (the CTest
+// tst_layout_zh_CN) the same checks run on the window in Chinese; the texts looked for are the
+// window's own, in its language.
 
 #include "charts/breakdownchart.h"
 #include "charts/componentstyle.h"
@@ -14,6 +17,7 @@
 #include "charts/curvemarkers.h"
 #include "charts/timelinechart.h"
 #include "chartspage.h"
+#include "document/language.h"
 #include "panels/controlspanel.h"
 #include "panels/fitadvisorpanel.h"
 #include "panels/fitchip.h"
@@ -31,6 +35,22 @@ using namespace vramplan::ui;
 using namespace vramplan::test;
 
 namespace {
+
+// A text of the window, in the language installed.
+QString inLanguage(const char *context, const char *source)
+{
+    return QCoreApplication::translate(context, source);
+}
+
+// What a label made from `source` starts with: "over by" for "over by %1", "GPU capacity" for
+// "GPU capacity: %1" (whichever the language).
+QString prefixOf(const char *context, const char *source)
+{
+    QString prefix = inLanguage(context, source).section(QStringLiteral("%1"), 0, 0).trimmed();
+    while (prefix.endsWith(QLatin1Char(':')) || prefix.endsWith(QChar(0xff1a)))
+        prefix.chop(1);
+    return prefix;
+}
 
 QCPItemText *textItem(QCustomPlot *plot, const QString &prefix)
 {
@@ -60,6 +80,9 @@ private slots:
     {
         QCoreApplication::setOrganizationName(QStringLiteral("vramplan-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_layout"));
+        const QString language = qEnvironmentVariable("VRAMPLAN_TEST_LANGUAGE");
+        if (!language.isEmpty())
+            QCOMPARE(installTranslations(languageFromKey(language)), language);
     }
     void nothingCutOrOverlapping_data();
     void nothingCutOrOverlapping();
@@ -151,10 +174,11 @@ void TestLayout::nothingCutOrOverlapping()
                         .arg(scenario));
     }
     QCustomPlot *breakdown = w.breakdownChart()->plot();
-    QCPItemText *gap = textItem(breakdown, QStringLiteral("over by"));
+    const char *chart = "vramplan::ui::BreakdownChart";
+    QCPItemText *gap = textItem(breakdown, prefixOf(chart, "over by %1"));
     if (!gap)
-        gap = textItem(breakdown, QStringLiteral("headroom"));
-    QCPItemText *capacity = textItem(breakdown, QStringLiteral("GPU capacity"));
+        gap = textItem(breakdown, prefixOf(chart, "headroom %1"));
+    QCPItemText *capacity = textItem(breakdown, prefixOf(chart, "GPU capacity: %1"));
     QVERIFY(gap && capacity);
     const double line = breakdown->yAxis->coordToPixel(w.breakdownChart()->capacityValue());
     const QRectF gapRect = itemRect(gap);
@@ -164,7 +188,7 @@ void TestLayout::nothingCutOrOverlapping()
     QVERIFY2(breakdown->axisRect()->rect().contains(itemRect(capacity).toAlignedRect()),
              qPrintable(capacity->text()));
     // The total's label over the bar stays inside the plot, however short the plot is.
-    QCPItemText *total = textItem(breakdown, QStringLiteral("device"));
+    QCPItemText *total = textItem(breakdown, prefixOf(chart, "device %1"));
     QVERIFY(total);
     QVERIFY2(breakdown->axisRect()->rect().contains(itemRect(total).toAlignedRect()),
              qPrintable(total->text()));
@@ -221,7 +245,8 @@ void TestLayout::fitPanelWhole()
     ChartsPage *page = w.chartsPage();
     QCOMPARE(page->tabbed(), tabbed);
     if (page->tabbed()) {
-        QCOMPARE(page->curveTabs()->tabText(1), QStringLiteral("Make it fit"));
+        QCOMPARE(page->curveTabs()->tabText(1),
+                 inLanguage("vramplan::ui::ChartsPage", "Make it fit"));
         page->curveTabs()->setCurrentWidget(panel);
     } else {
         // Under the breakdown, as wide as it.
@@ -298,7 +323,9 @@ void TestLayout::longStatusMessageStopsShortOfTheCounts()
              qPrintable(QStringLiteral("message ends at %1, counts start at %2")
                             .arg(end)
                             .arg(status->countsLabel()->geometry().left())));
-    QCOMPARE(status->countsLabel()->text(), QStringLiteral("8.03 B parameters, 8.03 B trainable"));
+    QCOMPARE(status->countsLabel()->text(),
+             inLanguage("vramplan::ui::StatusLine", "%1 parameters, %2 trainable")
+                 .arg(QStringLiteral("8.03 B"), QStringLiteral("8.03 B")));
     keepShot(w, QStringLiteral("status-1024x640"));
 }
 
@@ -341,7 +368,8 @@ void TestLayout::titlesAndTimelineWhole()
     for (QCPTextElement *text : timeline->findChildren<QCPTextElement *>())
         if (text->realVisibility() && text->layout())
             titles << text->text();
-    QCOMPARE(titles, QStringList{QStringLiteral("Memory through one training step")});
+    QCOMPARE(titles, QStringList{inLanguage("vramplan::ui::TimelineChart",
+                                            "Memory through one training step")});
 
     // Its legend names every component a bar holds, then the two lines.
     const Estimate e = estimate(s);
@@ -353,7 +381,8 @@ void TestLayout::titlesAndTimelineWhole()
         if (held)
             expected << componentName(Component(c));
     }
-    expected << QStringLiteral("capacity %1").arg(formatSize(e.capacityBytes, Unit::GiB))
+    expected << inLanguage("vramplan::ui::TimelineChart", "capacity %1")
+                    .arg(formatSize(e.capacityBytes, Unit::GiB))
              << w.timelineChart()->deviceLabel();
     QStringList names;
     for (int i = 0; i < timeline->legend->itemCount(); ++i)

@@ -7,6 +7,7 @@
 #include "charts/componentstyle.h"
 #include "charts/plotlayout.h"
 #include "charts/sizeaxis.h"
+#include "charts/ticklabels.h"
 
 #include <qcustomplot.h>
 
@@ -55,12 +56,13 @@ double sanitized(double v)
     return std::isfinite(v) && v > 0 ? v : 0.0;
 }
 
-QString fromView(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
 } // namespace
+
+QStringList BreakdownChart::measuredNames()
+{
+    // The three numbers a run reports, and where the device total is likely to fall.
+    return {tr("allocated"), tr("reserved"), tr("device"), tr("likely device")};
+}
 
 BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
@@ -89,9 +91,8 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_measured->setColumnSpacing(10);
     // The three numbers a run reports: what the allocator handed out, what its cache holds, and
     // what nvidia-smi shows (the cache plus the CUDA context, NCCL and memory outside PyTorch).
-    m_measuredHeading = new QCPTextElement(m_plot, QStringLiteral("Peak as measured"));
-    m_measuredNames =
-        new QCPTextElement(m_plot, QStringLiteral("allocated\nreserved\ndevice\nlikely device"));
+    m_measuredHeading = new QCPTextElement(m_plot, tr("Peak as measured"));
+    m_measuredNames = new QCPTextElement(m_plot, measuredNames().join(QLatin1Char('\n')));
     m_measuredValues = new QCPTextElement(m_plot);
     m_measuredHeading->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     m_measuredNames->setTextFlags(Qt::AlignLeft | Qt::AlignTop);
@@ -203,6 +204,19 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
         }
         placeGapLabel();
         const bool rescaled = makeRoomForTotalLabel();
+        // On screen (an export lays the plot out at another size): what the text around the
+        // plot takes, plus room for its labels.
+        if (viewport.size() == m_plot->size()) {
+            const int wanted = below ? height() - m_plot->axisRect()->height() +
+                                           7 * QFontMetrics(m_capacityLabel->font()).height()
+                                     : 0;
+            if (wanted != m_wantedHeight) {
+                m_wantedHeight = wanted;
+                // Not while the plot is being drawn: the page lays itself out again.
+                QMetaObject::invokeMethod(this, &BreakdownChart::wantedHeightChanged,
+                                          Qt::QueuedConnection);
+            }
+        }
         return fitSizeAxisLabel(m_plot->yAxis) || rescaled || rearranged;
     });
     connect(m_plot, &QCustomPlot::mouseMove, this,
@@ -264,14 +278,13 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
     // and the current total's line stays in view.
     if (!m_preview.isEmpty())
         top = std::max(top, toUnit(currentTotalBytes(), unit) * validationErrorBand.high);
-    setSizeAxis(m_plot->yAxis, top > 0 ? top * 1.15 : 1.0, unit, QStringLiteral("Memory per GPU"));
+    setSizeAxis(m_plot->yAxis, top > 0 ? top * 1.15 : 1.0, unit, memoryPerGpuLabel());
 
     auto *ticker = static_cast<QCPAxisTickerText *>(m_plot->xAxis->ticker().data());
     ticker->clear();
     // Two lines: one would be wider than a narrow plot, and QCustomPlot drops a tick label that
     // does not fit rather than clip it.
-    ticker->addTick(barKey,
-                    QStringLiteral("at the peak:\n%1").arg(fromView(phaseLabel(e.peak.phase))));
+    ticker->addTick(barKey, tr("at the peak:\n%1").arg(phaseName(e.peak.phase)));
 
     const bool hasCapacity = m_capacity > 0;
     m_capacityLine->setVisible(hasCapacity);
@@ -283,12 +296,14 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
     m_capacityLabel->position->setCoords(0.99, m_capacity);
     m_capacityLabel->setPositionAlignment(Qt::AlignRight |
                                           (overflow ? Qt::AlignTop : Qt::AlignBottom));
-    m_capacityText =
-        QStringLiteral("GPU capacity: %1").arg(formatSize(sanitized(e.capacityBytes), unit));
+    const QString capacity = formatSize(sanitized(e.capacityBytes), unit);
+    m_capacityText = tr("GPU capacity: %1").arg(capacity);
+    m_capacityLines = tr("GPU capacity:\n%1", "on two lines").arg(capacity);
     m_capacityLabel->setText(m_capacityText); // on two lines where narrow: placeGapLabel
 
     m_totalLabel->position->setCoords(barKey, total);
-    m_totalText = QStringLiteral("device %1").arg(formatSize(totalBytes, unit));
+    m_totalText = tr("device %1").arg(formatSize(totalBytes, unit));
+    m_totalLines = tr("device\n%1", "on two lines").arg(formatSize(totalBytes, unit));
     m_totalLabel->setText(m_totalText);
 
     const double gap = std::abs(total - m_capacity);
@@ -302,8 +317,8 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
     m_gapLine->setPen(QPen(gapColor, 1.5));
     m_gapLabel->setColor(gapColor);
     const double gapBytes = std::abs(totalBytes - sanitized(e.capacityBytes));
-    m_gapText = overflow ? QStringLiteral("over by %1").arg(formatSize(gapBytes, unit, 1))
-                         : QStringLiteral("headroom %1").arg(formatSize(gapBytes, unit, 1));
+    m_gapText = overflow ? tr("over by %1").arg(formatSize(gapBytes, unit, 1))
+                         : tr("headroom %1").arg(formatSize(gapBytes, unit, 1));
     m_overflow = overflow;
 
     const bool balanced = balancedDeviceBytes && std::isfinite(*balancedDeviceBytes) &&
@@ -311,10 +326,9 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
     m_total = total;
     m_balanced =
         balanced ? toUnit(*balancedDeviceBytes, unit) : std::numeric_limits<double>::quiet_NaN();
-    m_balancedText =
-        balanced
-            ? QStringLiteral("balanced experts: %1").arg(formatSize(*balancedDeviceBytes, unit))
-            : QString();
+    m_balancedText = balanced
+                         ? tr("balanced experts: %1").arg(formatSize(*balancedDeviceBytes, unit))
+                         : QString();
     m_balancedLine->setVisible(balanced);
     m_balancedLabel->setVisible(balanced);
     m_balancedLine->start->setCoords(barKey - barWidth / 2, balanced ? m_balanced : 0);
@@ -323,19 +337,19 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
 
     const double likelyLow = sanitized(e.peak.device) * validationErrorBand.low;
     const double likelyHigh = sanitized(e.peak.device) * validationErrorBand.high;
-    m_measuredHeading->setText(e.calibrated ? QStringLiteral("Peak, calibrated to your run")
-                                            : QStringLiteral("Peak as measured"));
-    QString names = QStringLiteral("allocated\nreserved\ndevice\nlikely device");
-    QString values = QStringLiteral("%1\n%2\n%3\n%4 to %5")
+    m_measuredHeading->setText(e.calibrated ? tr("Peak, calibrated to your run")
+                                            : tr("Peak as measured"));
+    QStringList names = measuredNames();
+    QString values = tr("%1\n%2\n%3\n%4 to %5")
                          .arg(formatSize(sanitized(e.peak.allocated), unit),
                               formatSize(sanitized(e.peak.reserved), unit),
                               formatSize(sanitized(e.peak.device), unit),
                               formatSize(likelyLow, unit, 1), formatSize(likelyHigh, unit, 1));
     if (balanced) {
-        names += QStringLiteral("\nbalanced experts");
+        names << tr("balanced experts");
         values += QLatin1Char('\n') + formatSize(*balancedDeviceBytes, unit);
     }
-    m_measuredNames->setText(names);
+    m_measuredNames->setText(names.join(QLatin1Char('\n')));
     m_measuredValues->setText(values);
 
     m_plot->replot(QCustomPlot::rpQueuedReplot);

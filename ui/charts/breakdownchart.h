@@ -62,11 +62,19 @@ public:
     // The rows of the measured block as shown, "name: value" ("device: 49.55 GiB").
     QStringList measuredRows() const;
     QCustomPlot *plot() const;
+    // With the legend and the measured numbers below the plot: the height the widget wants, so
+    // that the plot keeps room for its labels (about six lines of text) under all that text; 0
+    // with them beside it. Taller text (a Chinese font) wants more.
+    int wantedHeight() const { return m_wantedHeight; }
+
+signals:
+    void wantedHeightChanged();
 
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    static QStringList measuredNames(); // "allocated", "reserved", "device", "likely device"
     void draw(const vramplan::Estimate &e, std::optional<double> balancedDeviceBytes);
     // breakdownpreview.cpp
     void addPreviewItems();
@@ -93,9 +101,11 @@ private:
     QCPItemText *m_gapLabel;
     QCPItemLine *m_bandLine; // the likely range of the total: the spread on published runs
     std::pair<double, double> m_likely{};
-    QString m_gapText;      // "headroom 12.3 GiB", on one line
-    QString m_capacityText; // "GPU capacity: 79.65 GiB"
-    QString m_totalText;    // "device 93.21 GiB"
+    QString m_gapText;       // "headroom 12.3 GiB", on one line
+    QString m_capacityText;  // "GPU capacity: 79.65 GiB"
+    QString m_capacityLines; // the same on two lines, for a narrow plot
+    QString m_totalText;     // "device 93.21 GiB"
+    QString m_totalLines;    // the same on two lines
     // The device total with balanced expert routing: a line across the bar, labelled.
     QCPItemLine *m_balancedLine;
     QCPItemText *m_balancedLabel;
@@ -126,6 +136,7 @@ private:
     std::array<double, vramplan::componentCount> m_values{};
     double m_capacity = 0;
     int m_hovered = -1; // the component under the cursor, -1 for none
+    int m_wantedHeight = 0;
 };
 
 } // namespace vramplan::ui

@@ -6,6 +6,7 @@
 
 #include "charts/breakdowngeometry.h"
 #include "charts/breakdowntooltip.h"
+#include "charts/ticklabels.h"
 
 #include <qcustomplot.h>
 
@@ -26,18 +27,14 @@ void BreakdownChart::placeGapLabel()
     const QRect axis = m_plot->axisRect()->rect();
     const double barLeft = m_plot->xAxis->coordToPixel(barKey - barWidth / 2);
     const double barRight = m_plot->xAxis->coordToPixel(barKey + barWidth / 2);
-    auto twoLines = [](QString text, const QString &after) {
-        return text.replace(after + QLatin1Char(' '), after + QLatin1Char('\n'));
-    };
-    const QString capacity = m_capacityText;
     const QFontMetrics capacityMetrics(m_capacityLabel->font());
-    m_capacityLabel->setText(capacityMetrics.horizontalAdvance(capacity) + 8 >
+    m_capacityLabel->setText(capacityMetrics.horizontalAdvance(m_capacityText) + 8 >
                                      axis.right() - barRight
-                                 ? twoLines(capacity, QStringLiteral("capacity:"))
-                                 : capacity);
+                                 ? m_capacityLines
+                                 : m_capacityText);
     const QFontMetrics totalMetrics(m_totalLabel->font());
     m_totalLabel->setText(totalMetrics.horizontalAdvance(m_totalText) > barRight - barLeft + 8
-                              ? twoLines(m_totalText, QStringLiteral("device"))
+                              ? m_totalLines
                               : m_totalText);
     // The total stands on the bar, unless the capacity line runs through it there (a total
     // just under the capacity): then on the line.
@@ -143,7 +140,7 @@ void BreakdownChart::placeBalancedLabel()
     const QMargins padding = m_balancedLabel->padding();
     QString text = m_balancedText;
     if (metrics.horizontalAdvance(text) + padding.left() + padding.right() > axis.right() - left)
-        text.replace(QStringLiteral(": "), QStringLiteral(":\n"));
+        text = brokenAfterColon(text);
     m_balancedLabel->setText(text);
     const QRectF box =
         metrics.boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignLeft, text)

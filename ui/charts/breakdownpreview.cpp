@@ -7,6 +7,7 @@
 
 #include "charts/breakdowngeometry.h"
 #include "charts/componentstyle.h"
+#include "charts/ticklabels.h"
 
 #include <qcustomplot.h>
 
@@ -46,7 +47,7 @@ double BreakdownChart::currentTotalBytes() const
 
 void BreakdownChart::setPreview(const Estimate &preview, const QString &what)
 {
-    m_preview = what.isEmpty() ? QStringLiteral("preview") : what;
+    m_preview = what.isEmpty() ? tr("preview") : what;
     draw(preview, std::nullopt);
     markPreview();
 }
@@ -84,14 +85,13 @@ void BreakdownChart::markPreview()
     m_nowLine->end->setCoords(barKey + barWidth / 2 + 0.04, now);
     // Left on the bar, just above its line: the total's label is centred above the bar.
     m_nowLabel->position->setCoords(barKey - barWidth / 2, now);
-    m_nowLabel->setText(QStringLiteral("now %1").arg(formatSize(nowBytes, m_unit)));
+    m_nowLabel->setText(tr("now %1").arg(formatSize(nowBytes, m_unit)));
     if (on) {
         auto *ticker = static_cast<QCPAxisTickerText *>(m_plot->xAxis->ticker().data());
         ticker->clear();
-        const std::string_view phase = phaseLabel(m_estimate.peak.phase);
-        ticker->addTick(barKey, QStringLiteral("preview, at the peak:\n%1")
-                                    .arg(QString::fromUtf8(phase.data(), qsizetype(phase.size()))));
-        m_measuredHeading->setText(QStringLiteral("Peak if applied"));
+        ticker->addTick(barKey,
+                        tr("preview, at the peak:\n%1").arg(phaseName(m_estimate.peak.phase)));
+        m_measuredHeading->setText(tr("Peak if applied"));
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -1,7 +1,9 @@
 #include "charts/breakdowntooltip.h"
 
 #include "charts/componentstyle.h"
+#include "charts/ticklabels.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <algorithm>
@@ -10,6 +12,11 @@
 
 namespace vramplan::ui {
 namespace {
+
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(vramplan::ui::BreakdownToolTip)
+};
 
 constexpr int shownItems = 10; // plus a heading and a "more" line: about 12 lines
 constexpr int lineLength = 72; // characters of a formula line before it wraps
@@ -75,10 +82,10 @@ QString breakdownToolTip(const Estimate &estimate, Component component, Unit uni
               [](const Item *a, const Item *b) { return a->bytes() > b->bytes(); });
 
     QStringList lines;
-    lines << QStringLiteral("%1: %2 at %3")
+    lines << Words::tr("%1: %2 at %3")
                  .arg(componentName(component),
                       formatSize(sanitized(estimate.componentBytes(component)), unit),
-                      fromView(phaseLabel(peak)));
+                      phaseName(peak));
     const int shown = std::min(int(items.size()), shownItems);
     for (int i = 0; i < shown; ++i) {
         const Item &item = *items[size_t(i)];
@@ -101,7 +108,7 @@ QString breakdownToolTip(const Estimate &estimate, Component component, Unit uni
         double rest = 0;
         for (size_t i = size_t(shown); i < items.size(); ++i)
             rest += sanitized(items[i]->bytes());
-        lines << QStringLiteral("… %1 more, %2 together")
+        lines << Words::tr("… %1 more, %2 together")
                      .arg(int(items.size()) - shown)
                      .arg(itemSize(rest, unit));
     }

@@ -1,5 +1,6 @@
 #include "charts/chartexport.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QImage>
 #include <QPalette>
@@ -10,6 +11,11 @@
 
 namespace vramplan::ui {
 namespace {
+
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(vramplan::ui::ChartExport)
+};
 
 constexpr int margin = 12;
 
@@ -100,9 +106,9 @@ private:
 
 QString unknownExportFormat(const QString &path)
 {
-    return QFileInfo(path).fileName() +
-           QStringLiteral(": unknown export format: png, svg or pdf for a chart; csv, json or md "
-                          "for a table");
+    return Words::tr("%1: unknown export format: png, svg or pdf for a chart; csv, json or md "
+                     "for a table")
+        .arg(QFileInfo(path).fileName());
 }
 
 QString exportPlot(QCustomPlot *plot, const QString &path, const QString &title,
@@ -149,7 +155,7 @@ QString exportPlot(QCustomPlot *plot, const QString &path, const QString &title,
     }
     if (!written) {
         file.cancelWriting();
-        return name + QStringLiteral(": the image could not be encoded");
+        return Words::tr("%1: the image could not be encoded").arg(name);
     }
     if (!file.commit())
         return name + QStringLiteral(": ") + file.errorString();

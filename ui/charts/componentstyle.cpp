@@ -1,8 +1,18 @@
 #include "charts/componentstyle.h"
 
+#include <QCoreApplication>
+
 #include <array>
 
 namespace vramplan::ui {
+namespace {
+
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(vramplan::ui::ComponentStyle)
+};
+
+} // namespace
 
 QColor componentColor(Component component)
 {
@@ -24,6 +34,25 @@ QColor componentColor(Component component)
 
 QString componentName(Component component)
 {
+    // The core's componentLabel() words, in the window's language.
+    switch (component) {
+    case Component::Parameters:
+        return Words::tr("Parameters");
+    case Component::Gradients:
+        return Words::tr("Gradients");
+    case Component::OptimizerStates:
+        return Words::tr("Optimizer states");
+    case Component::Activations:
+        return Words::tr("Activations");
+    case Component::LogitsAndLoss:
+        return Words::tr("Logits and loss");
+    case Component::Temporary:
+        return Words::tr("Temporary");
+    case Component::Framework:
+        return Words::tr("Framework");
+    case Component::KvCache:
+        return Words::tr("KV cache");
+    }
     return QString::fromUtf8(componentLabel(component).data(),
                              int(componentLabel(component).size()));
 }

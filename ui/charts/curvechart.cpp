@@ -93,11 +93,10 @@ void CurveChart::setCurve(const CurveData &data, Unit unit)
     // The value axis shows the current point, its likely range and the capacity line together;
     // what runs off the top is said above the plot.
     m_top = m_samples.top(m_current, m_capacity);
-    setSizeAxis(m_plot->yAxis, m_top, unit, QStringLiteral("Memory per GPU"));
+    setSizeAxis(m_plot->yAxis, m_top, unit, memoryPerGpuLabel());
     m_noteText = m_samples.offTheTop(m_top, data.xName, unit);
-    m_graphs->set(
-        m_samples.runs(), m_top, m_logX,
-        QStringLiteral("Expert imbalance 1–%1×").arg(QString::number(data.imbalance, 'g', 3)));
+    m_graphs->set(m_samples.runs(), m_top, m_logX,
+                  tr("Expert imbalance 1–%1×").arg(QString::number(data.imbalance, 'g', 3)));
 
     double lo = m_samples.lowest;
     double hi = m_samples.highest;
@@ -132,11 +131,13 @@ void CurveChart::setCurve(const CurveData &data, Unit unit)
     xAxis->setLabel(data.xLabel);
     setHeader(data.title, m_noteText);
 
-    m_markers->set(
-        m_capacity,
-        QStringLiteral("GPU capacity: %1").arg(formatSize(sanitized(data.capacityBytes), unit)),
-        m_current, m_largestFitting,
-        QStringLiteral("%1: %2").arg(data.fitLabel, formatX(m_largestFitting, false)), lo, hi);
+    m_markers->set(m_capacity,
+                   tr("GPU capacity: %1").arg(formatSize(sanitized(data.capacityBytes), unit)),
+                   m_current, m_largestFitting,
+                   tr("%1: %2", "a marker: what, where")
+                       .arg(data.fitLabel.isEmpty() ? tr("largest that fits") : data.fitLabel,
+                            formatX(m_largestFitting, false)),
+                   lo, hi);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -41,9 +41,9 @@ struct CurveData
     double capacityBytes = 0;
     double current = 0;         // x of the current scenario
     double largestFitting = -1; // x of the largest value that fits, or -1 if none
-    // What that marker means: "largest that fits" for batch and sequence, "fewest that fit" for
-    // GPU counts (memory falls as GPUs are added).
-    QString fitLabel = QStringLiteral("largest that fits");
+    // What that marker means: "largest that fits" (empty: the default) for batch and sequence,
+    // "fewest that fit" for GPU counts (memory falls as GPUs are added).
+    QString fitLabel;
     // The likely range around the total, as multiples of it (validationErrorBand); drawn when
     // bandHigh > bandLow.
     double bandLow = 1, bandHigh = 1;

@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <QCoreApplication>
+
 #include <cmath>
 
 namespace vramplan::ui {
@@ -61,7 +63,8 @@ CurveGraphs::Set &CurveGraphs::set(size_t index)
             graphs[edge] = m_plot->addGraph();
             graphs[edge]->setPen(QPen(bandColor, 1, Qt::DashLine));
         }
-        graphs[bandHigh]->setName(QStringLiteral("Likely range"));
+        graphs[bandHigh]->setName(
+            QCoreApplication::translate("vramplan::ui::CurveGraphs", "Likely range"));
         graphs[bandHigh]->setBrush(
             QColor(bandColor.red(), bandColor.green(), bandColor.blue(), 40));
         graphs[bandHigh]->setChannelFillGraph(graphs[bandLow]);

@@ -2,8 +2,11 @@
 
 #include "charts/chartstyle.h"
 #include "charts/componentstyle.h"
+#include "charts/ticklabels.h"
 
 #include <qcustomplot.h>
+
+#include <QCoreApplication>
 
 #include <cmath>
 
@@ -32,7 +35,7 @@ CurveMarkers::CurveMarkers(QCustomPlot *plot) : m_plot(plot)
     m_capacityLabel = new QCPItemText(plot);
     m_currentLine = new QCPItemStraightLine(plot);
     m_currentLabel = new QCPItemText(plot);
-    m_currentLabel->setText(QStringLiteral("current"));
+    m_currentLabel->setText(QCoreApplication::translate("vramplan::ui::CurveMarkers", "current"));
     m_fittingLine = new QCPItemStraightLine(plot);
     m_fittingLabel = new QCPItemText(plot);
 
@@ -120,7 +123,7 @@ void CurveMarkers::place()
         const QMargins padding = m_capacityLabel->padding();
         QString text = m_capacityText;
         if (metrics.horizontalAdvance(text) + padding.left() + padding.right() > axis.width() - 8)
-            text.replace(QStringLiteral(": "), QStringLiteral(":\n"));
+            text = brokenAfterColon(text);
         m_capacityLabel->setText(text);
         const QRect box = metrics.boundingRect(QRect(), 0, text);
         const int width = box.width() + padding.left() + padding.right();

@@ -115,8 +115,8 @@ QString CurveSamples::offTheTop(double top, const QString &xName, Unit unit) con
     const QString what = xName.isEmpty() ? QString() : xName + QLatin1Char(' ');
     const QString range =
         first == last ? formatX(first, false)
-                      : QStringLiteral("%1 to %2").arg(formatX(first, false), formatX(last, false));
-    return QStringLiteral("Off the top: %1%2 (up to %3)")
+                      : QObject::tr("%1 to %2").arg(formatX(first, false), formatX(last, false));
+    return QObject::tr("Off the top: %1%2 (up to %3)")
         .arg(what, range, formatSize(most * unitBytes(unit), unit));
 }
 

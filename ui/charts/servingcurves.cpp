@@ -24,10 +24,10 @@ constexpr double lowestUtilization = 0.5;
 constexpr double highestUtilization = 0.98;
 constexpr double utilizationStep = 0.02;
 
-QString tr(const char *text)
+struct Words
 {
-    return QCoreApplication::translate("vramplan::ui::ServingCurves", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(vramplan::ui::ServingCurves)
+};
 
 // One estimate per sample of `set`, read by `value`; invalid scenarios are gaps.
 void sweep(ServingCurve &curve, const Scenario &base,
@@ -71,10 +71,10 @@ ServingCurves servingCurves(const Scenario &s)
     const ResolvedServing resolved = resolveServing(s);
 
     ServingCurve &context = out.context;
-    context.title = tr("Concurrency vs context length");
-    context.xLabel = tr("max_model_len (tokens)");
-    context.yLabel = tr("Requests of max_model_len at once");
-    context.xName = tr("max_model_len");
+    context.title = Words::tr("Concurrency vs context length");
+    context.xLabel = Words::tr("max_model_len (tokens)");
+    context.yLabel = Words::tr("Requests of max_model_len at once");
+    context.xName = Words::tr("max_model_len");
     context.logX = true;
     context.shortPowers = true;
     const double len = double(resolved.maxModelLen);
@@ -85,10 +85,10 @@ ServingCurves servingCurves(const Scenario &s)
         context, s, [](Scenario &c, double v) { c.serving.maxModelLen = int64_t(v); }, concurrency);
 
     ServingCurve &utilization = out.utilization;
-    utilization.title = tr("KV-cache tokens vs gpu_memory_utilization");
-    utilization.xLabel = tr("gpu_memory_utilization (share of the GPU's CUDA total)");
-    utilization.yLabel = tr("KV-cache tokens");
-    utilization.xName = tr("gpu_memory_utilization");
+    utilization.title = Words::tr("KV-cache tokens vs gpu_memory_utilization");
+    utilization.xLabel = Words::tr("gpu_memory_utilization (share of the GPU's CUDA total)");
+    utilization.yLabel = Words::tr("KV-cache tokens");
+    utilization.xName = Words::tr("gpu_memory_utilization");
     utilization.measure = ServingCurve::Measure::Tokens;
     // Whole steps counted, not added, so that 0.9 is exactly 0.9 and finds the current point.
     const int steps = int(std::lround((highestUtilization - lowestUtilization) / utilizationStep));
@@ -106,10 +106,10 @@ ServingCurves servingCurves(const Scenario &s)
 
     // Tensor parallelism changes the GPUs of one engine; data-parallel replicas stay as many.
     ServingCurve &tp = out.tensorParallel;
-    tp.title = tr("Concurrency vs tensor parallelism");
-    tp.xLabel = tr("Tensor-parallel size (GPUs per engine)");
-    tp.yLabel = tr("Requests of max_model_len at once");
-    tp.xName = tr("tensor parallel");
+    tp.title = Words::tr("Concurrency vs tensor parallelism");
+    tp.xLabel = Words::tr("Tensor-parallel size (GPUs per engine)");
+    tp.yLabel = Words::tr("Requests of max_model_len at once");
+    tp.xName = Words::tr("tensor parallel");
     tp.logX = true;
     const auto &p = s.parallelism;
     const int64_t replicas = std::max<int64_t>(1, p.dataParallel());

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCoreApplication>
 #include <QFontMetrics>
 #include <QStringList>
 
@@ -9,6 +10,11 @@
 
 namespace vramplan::ui {
 namespace {
+
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(vramplan::ui::SizeAxis)
+};
 
 // QCustomPlot's own ticker with the step chosen in the shown unit and labels written out.
 class SizeTicker : public QCPAxisTicker
@@ -46,6 +52,11 @@ private:
 
 } // namespace
 
+QString memoryPerGpuLabel()
+{
+    return Words::tr("Memory per GPU");
+}
+
 ScaledUnit setSizeAxis(QCPAxis *axis, double top, Unit unit, const QString &what)
 {
     const ScaledUnit shown = scaledUnit(top * unitBytes(unit), unit);
@@ -56,10 +67,9 @@ ScaledUnit setSizeAxis(QCPAxis *axis, double top, Unit unit, const QString &what
     }
     ticker->divisor = shown.bytes / unitBytes(unit);
     axis->setRange(0, top);
-    ticker->labels = {QStringLiteral("%1 (%2)").arg(what, shown.name)};
-    const QString perGpu = QStringLiteral(" per GPU");
-    if (what.endsWith(perGpu))
-        ticker->labels << shown.name + perGpu;
+    ticker->labels = {Words::tr("%1 (%2)", "an axis title: what, unit").arg(what, shown.name)};
+    if (what == memoryPerGpuLabel())
+        ticker->labels << Words::tr("%1 per GPU", "an axis title: a unit").arg(shown.name);
     ticker->labels << shown.name;
     axis->setLabel(ticker->labels.front());
     return shown;

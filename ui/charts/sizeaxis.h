@@ -11,6 +11,10 @@ class QCPAxis;
 
 namespace vramplan::ui {
 
+// "Memory per GPU", in the window's language: the memory charts' value axis, which a short
+// chart shortens to "GiB per GPU".
+QString memoryPerGpuLabel();
+
 // The value axis 0..top (top in `unit`), labelled "<what> (<unit shown>)": "Memory per GPU
 // (TiB)". Returns the unit the ticks are shown in.
 ScaledUnit setSizeAxis(QCPAxis *axis, double top, Unit unit, const QString &what);

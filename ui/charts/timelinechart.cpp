@@ -177,15 +177,13 @@ void TimelineChart::setEstimate(const Estimate &e, Unit unit)
     // More room above the tallest bar than the other charts leave: it holds the bar's total and,
     // above that, the peak's label.
     m_top = std::max({top, m_capacity, m_device});
-    setSizeAxis(m_plot->yAxis, m_top > 0 ? m_top * 1.25 : 1.0, unit,
-                QStringLiteral("Memory per GPU"));
+    setSizeAxis(m_plot->yAxis, m_top > 0 ? m_top * 1.25 : 1.0, unit, memoryPerGpuLabel());
     m_plot->xAxis->setRange(0.4, std::max(m_phaseCount, 1) + 0.6);
 
     m_capacityLine->setVisible(m_capacity > 0);
     m_capacityLine->point1->setCoords(0, m_capacity);
     m_capacityLine->point2->setCoords(1, m_capacity);
-    m_capacityEntry->setName(
-        QStringLiteral("capacity %1").arg(formatSize(sanitized(e.capacityBytes), unit)));
+    m_capacityEntry->setName(tr("capacity %1").arg(formatSize(sanitized(e.capacityBytes), unit)));
     m_deviceLine->setVisible(m_device > 0);
     m_deviceLine->point1->setCoords(0, m_device);
     m_deviceLine->point2->setCoords(1, m_device);
@@ -196,9 +194,9 @@ void TimelineChart::setEstimate(const Estimate &e, Unit unit)
     m_deviceEntry->setName(deviceLabel());
 
     const bool showPeak = m_peakIndex >= 0;
-    m_peakText = showPeak ? QStringLiteral("peak: %1 allocated")
-                                .arg(formatSize(sanitized(e.peak.allocated), unit, 1))
-                          : QString();
+    m_peakText =
+        showPeak ? tr("peak: %1 allocated").arg(formatSize(sanitized(e.peak.allocated), unit, 1))
+                 : QString();
     m_peakLabel->setVisible(showPeak);
     m_peakArrow->setVisible(showPeak);
     if (showPeak) {
@@ -297,7 +295,7 @@ bool TimelineChart::makeRoomForLabels()
     const double upper = m_top / (1.0 - room);
     if (std::abs(upper - m_plot->yAxis->range().upper) <= 1e-9 * upper)
         return false;
-    setSizeAxis(m_plot->yAxis, upper, m_unit, QStringLiteral("Memory per GPU"));
+    setSizeAxis(m_plot->yAxis, upper, m_unit, memoryPerGpuLabel());
     return true;
 }
 
@@ -348,8 +346,7 @@ double TimelineChart::deviceValue() const
 
 QString TimelineChart::deviceLabel() const
 {
-    return m_device > 0 ? QStringLiteral("device %1")
-                              .arg(formatSize(m_device * unitBytes(m_unit), m_unit, 1))
+    return m_device > 0 ? tr("device %1").arg(formatSize(m_device * unitBytes(m_unit), m_unit, 1))
                         : QString();
 }
 

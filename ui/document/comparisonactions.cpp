@@ -3,6 +3,7 @@
 #include "formats/comparison.h"
 #include "document/dialogs.h"
 #include "document/document.h"
+#include "document/scenarioname.h"
 #include "document/scenariofile.h"
 #include "panels/comparisonview.h"
 
@@ -60,7 +61,7 @@ void ComparisonActions::addCurrent()
 {
     const Scenario &s = m_document->scenario();
     const std::string label =
-        s.name.empty() ? "Scenario " + std::to_string(m_view->count() + 1) : s.name;
+        (s.name.empty() ? tr("Scenario %1").arg(m_view->count() + 1) : shownName(s)).toStdString();
     m_view->addScenario(label, s);
     m_show();
 }

@@ -111,6 +111,13 @@ void Dialogs::about(QWidget *parent, const QString &title, const QString &text)
         QMessageBox::about(parent, title, text);
 }
 
+void Dialogs::inform(QWidget *parent, const QString &title, const QString &text)
+{
+    asked = {title, {}, {}, text};
+    if (!scripted())
+        QMessageBox::information(parent, title, text);
+}
+
 int Dialogs::exec(QDialog *dialog)
 {
     if (scripted())

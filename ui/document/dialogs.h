@@ -47,6 +47,8 @@ public:
     // A yes/no question, "Yes" the default.
     static bool confirm(QWidget *parent, const QString &title, const QString &text);
     static void about(QWidget *parent, const QString &title, const QString &text);
+    // A message to read and dismiss.
+    static void inform(QWidget *parent, const QString &title, const QString &text);
     // Runs a dialog to its end; scripted: QDialog::Rejected without showing it.
     static int exec(QDialog *dialog);
     // A problem: in the window's status bar, and in a message box unless scripted.

@@ -64,9 +64,7 @@ QString Document::displayName() const
 {
     if (!m_path.isEmpty())
         return QFileInfo(m_path).fileName();
-    if (!scenario().name.empty())
-        return QString::fromStdString(scenario().name);
-    return generatedName(scenario());
+    return shownName(scenario());
 }
 
 } // namespace vramplan::ui

@@ -7,6 +7,7 @@
 #include "charts/timelinechart.h"
 #include "document/dialogs.h"
 #include "document/document.h"
+#include "document/scenarioname.h"
 #include "document/scenariofile.h"
 #include "formats/estimate_json.h"
 #include "panels/comparisonview.h"
@@ -126,12 +127,16 @@ QString ExportActions::exportChart(const QString &chart, const QString &path)
         return exportPlot(found->plot, path, found->title, labels.join(QStringLiteral(" | ")),
                           QSize(1000, 600));
     }
-    const QString name = QString::fromStdString(m_document->scenario().name);
-    return exportPlot(found->plot, path,
-                      name.isEmpty() ? found->title : name + QStringLiteral(": ") + found->title,
-                      QString::fromStdString(scenarioSummary(m_document->controller()->estimate(),
-                                                             m_document->scenario())),
-                      chart == QLatin1String("breakdown") ? QSize(640, 700) : QSize(1000, 600));
+    const Scenario &scenario = m_document->scenario();
+    const QString name = scenario.name.empty() ? QString() : shownName(scenario);
+    return exportPlot(
+        found->plot, path,
+        name.isEmpty()
+            ? found->title
+            : tr("%1: %2", "a chart's title: the scenario, the chart").arg(name, found->title),
+        QString::fromStdString(
+            scenarioSummary(m_document->controller()->estimate(), m_document->scenario())),
+        chart == QLatin1String("breakdown") ? QSize(640, 700) : QSize(1000, 600));
 }
 
 QString ExportActions::exportTable(const QString &path)

@@ -4,6 +4,7 @@
 #include "model/hf_config.h"
 #include "formats/scenario_json.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -13,18 +14,24 @@ namespace {
 
 constexpr qint64 maxFileBytes = qint64(64) << 20;
 
+struct Words
+{
+    Q_DECLARE_TR_FUNCTIONS(vramplan::ui::ScenarioFile)
+};
+
 Parsed<std::string> readText(const QString &path)
 {
     const QString name = QFileInfo(path).fileName();
     if (QFileInfo(path).isDir())
-        return Parsed<std::string>::fail(name.toStdString() + ": is a folder, not a file");
+        return Parsed<std::string>::fail(
+            Words::tr("%1: is a folder, not a file").arg(name).toStdString());
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Parsed<std::string>::fail(
             (name + QStringLiteral(": ") + file.errorString()).toStdString());
     if (file.size() > maxFileBytes)
-        return Parsed<std::string>::fail(name.toStdString() +
-                                         ": larger than 64 MiB; not a scenario");
+        return Parsed<std::string>::fail(
+            Words::tr("%1: larger than 64 MiB; not a scenario").arg(name).toStdString());
     return Parsed<std::string>::ok(file.readAll().toStdString());
 }
 

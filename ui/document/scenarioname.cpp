@@ -5,6 +5,9 @@
 #include "formats/enum_names.h"
 #include "model/model_weights.h"
 
+#include "panels/enumlabels.h"
+
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -18,9 +21,38 @@ QString qs(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
+// A name is made in the window's language, or in English to recognise a name made before the
+// language changed (a bundled scenario's, a file saved under the other language).
+class Words
+{
+public:
+    explicit Words(bool translated) : m_translated(translated) {}
+    // `source` is a QT_TRANSLATE_NOOP of this file's context, for lupdate.
+    QString operator()(const char *source, const char *comment = nullptr) const
+    {
+        return m_translated
+                   ? QCoreApplication::translate("vramplan::ui::ScenarioName", source, comment)
+                   : QString::fromUtf8(source);
+    }
+    // A QT_TRANSLATE_NOOP3 of this file's context: {source, comment}.
+    struct Text
+    {
+        const char *source;
+        const char *comment;
+    };
+    QString operator()(Text text) const { return (*this)(text.source, text.comment); }
+    template <typename E> QString choice(E value) const
+    {
+        return m_translated ? enumLabel(value) : qs(toString(value));
+    }
+
+private:
+    bool m_translated;
+};
+
 // "Llama 3.1 8B" -> "Llama-3.1-8B", "GPT-2 (124M)" -> "GPT-2": the preset's name up to any
 // parenthesis or comma, as a model id is written.
-QString modelName(const ModelConfig &model)
+QString modelName(const ModelConfig &model, const Words &say)
 {
     for (const auto &preset : Catalog::builtin().presets()) {
         if (preset.id != model.preset)
@@ -31,16 +63,17 @@ QString modelName(const ModelConfig &model)
             name = name.left(cut);
         return name.trimmed().replace(QLatin1Char(' '), QLatin1Char('-'));
     }
-    return QStringLiteral("%1 custom model").arg(formatCount(double(countParameters(model).total)));
+    return say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "%1 custom model"))
+        .arg(formatCount(double(countParameters(model).total)));
 }
 
-QString optimizerName(Optimizer optimizer)
+QString optimizerName(Optimizer optimizer, const Words &say)
 {
     switch (optimizer) {
     case Optimizer::Sgd:
         return QStringLiteral("SGD");
     case Optimizer::SgdMomentum:
-        return QStringLiteral("SGD with momentum");
+        return say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "SGD with momentum"));
     case Optimizer::Adam:
         return QStringLiteral("Adam");
     case Optimizer::Adamw:
@@ -48,9 +81,9 @@ QString optimizerName(Optimizer optimizer)
     case Optimizer::Adamw8bit:
         return QStringLiteral("8-bit AdamW");
     case Optimizer::PagedAdamw:
-        return QStringLiteral("paged AdamW");
+        return say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "paged AdamW"));
     case Optimizer::PagedAdamw8bit:
-        return QStringLiteral("paged 8-bit AdamW");
+        return say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "paged 8-bit AdamW"));
     case Optimizer::Adafactor:
         return QStringLiteral("Adafactor");
     case Optimizer::Lion:
@@ -63,17 +96,19 @@ QString optimizerName(Optimizer optimizer)
     return qs(toString(optimizer));
 }
 
-QString method(const FinetuneConfig &f)
+QString method(const FinetuneConfig &f, const Words &say)
 {
     if (f.method == FinetuneMethod::Full)
-        return QStringLiteral("full fine-tune");
+        return say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "full fine-tune"));
     QStringList targets;
     for (const auto &t : f.loraTargets)
         targets << QString::fromStdString(t);
-    const QString on = targets == QStringList{QStringLiteral("all-linear")}
-                           ? QStringLiteral("all linear layers")
-                           : targets.join(QStringLiteral(", "));
-    return QStringLiteral("%1 on %2")
+    const QString on =
+        targets == QStringList{QStringLiteral("all-linear")}
+            ? say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "all linear layers"))
+            : targets.join(QStringLiteral(", "));
+    return say(QT_TRANSLATE_NOOP3("vramplan::ui::ScenarioName", "%1 on %2",
+                                  "LoRA on all linear layers"))
         .arg(f.method == FinetuneMethod::Qlora ? QStringLiteral("QLoRA") : QStringLiteral("LoRA"),
              on);
 }
@@ -91,28 +126,30 @@ QString gpuName(const GpuConfig &gpu)
     return QStringLiteral("%1 GiB GPU").arg(QString::number(gpu.memoryGiB, 'g', 4));
 }
 
-} // namespace
-
-QString generatedName(const Scenario &s)
+QString nameIn(const Scenario &s, const Words &say)
 {
     const TrainingConfig &t = s.training;
     const ParallelConfig &p = s.parallelism;
     const bool training = t.mode == Mode::Train;
-    QStringList parts{modelName(s.model)};
-    parts << (training ? method(t.finetune) : QStringLiteral("inference"));
+    QStringList parts{modelName(s.model, say)};
+    parts << (training ? method(t.finetune, say)
+                       : say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "inference")));
     if (t.sequenceLength != 4096)
-        parts << QStringLiteral("%1 context").arg(tokens(t.sequenceLength));
+        parts << say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "%1 context"))
+                     .arg(tokens(t.sequenceLength));
     if (t.microBatchSize != 1)
-        parts << QStringLiteral("micro-batch %1").arg(t.microBatchSize);
+        parts << say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "micro-batch %1"))
+                     .arg(t.microBatchSize);
     if (training && t.recompute != Recompute::None)
-        parts << QStringLiteral("%1 recompute").arg(qs(toString(t.recompute)));
-    parts << qs(toString(t.precision)).replace(QLatin1Char('_'), QLatin1Char(' '));
+        parts << say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "%1 recompute"))
+                     .arg(say.choice(t.recompute));
+    parts << say.choice(t.precision).replace(QLatin1Char('_'), QLatin1Char(' '));
     if (training)
-        parts << optimizerName(t.optimizer);
+        parts << optimizerName(t.optimizer, say);
     if (training && p.zeroStage > 0)
         parts << QStringLiteral("ZeRO-%1").arg(p.zeroStage);
     if (training && p.offloadOptimizer != Offload::None)
-        parts << QStringLiteral("optimizer offload");
+        parts << say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "optimizer offload"));
     const std::pair<const char *, int64_t> layout[] = {{"TP", p.tensorParallel},
                                                        {"PP", p.pipelineParallel},
                                                        {"CP", p.contextParallel},
@@ -121,7 +158,21 @@ QString generatedName(const Scenario &s)
         if (size > 1)
             parts << QStringLiteral("%1 %2").arg(QLatin1String(name)).arg(size);
     parts << QStringLiteral("%1 x %2").arg(p.gpus).arg(gpuName(s.gpu));
-    return parts.join(QStringLiteral(", "));
+    return parts.join(
+        say(QT_TRANSLATE_NOOP3("vramplan::ui::ScenarioName", ", ", "between the parts of a name")));
+}
+
+} // namespace
+
+QString generatedName(const Scenario &s)
+{
+    return nameIn(s, Words(true));
+}
+
+QString shownName(const Scenario &scenario)
+{
+    return followsSettings(scenario) ? generatedName(scenario)
+                                     : QString::fromStdString(scenario.name);
 }
 
 QString scenarioFileName(const Scenario &scenario)
@@ -143,8 +194,10 @@ QString scenarioFileName(const Scenario &scenario)
 
 bool followsSettings(const Scenario &scenario)
 {
-    return scenario.name.empty() ||
-           QString::fromStdString(scenario.name) == generatedName(scenario);
+    if (scenario.name.empty())
+        return true;
+    const QString name = QString::fromStdString(scenario.name);
+    return name == generatedName(scenario) || name == nameIn(scenario, Words(false));
 }
 
 Scenario withFollowingName(const Scenario &before, Scenario after)

@@ -11,15 +11,20 @@
 
 namespace vramplan::ui {
 
+// In the window's language (the bundled scenarios' names are the English ones).
 QString generatedName(const Scenario &scenario);
+
+// The name the window shows: the generated one (in the window's language) while the name follows
+// the settings, else the scenario's own.
+QString shownName(const Scenario &scenario);
 
 // The file Save As proposes: the scenario's name (or the generated one) as a file system takes
 // it, letters and digits kept, the rest one dash: "Qwen3-8B: 8k / 4 x A100" ->
 // "Qwen3-8B-8k-4-x-A100.vramplan.json"; "scenario.vramplan.json" when nothing is left.
 QString scenarioFileName(const Scenario &scenario);
 
-// Whether the scenario's name is the one its settings make (or none at all): then edits keep it
-// in step with the settings.
+// Whether the scenario's name is the one its settings make (or none at all), in the window's
+// language or in English: then edits keep it in step with the settings.
 bool followsSettings(const Scenario &scenario);
 
 // `after`, renamed from its settings when `before` was named from its own and the edit did not

@@ -10,6 +10,7 @@ const char *keyState = "window/state";
 const char *keyUnit = "view/unit";
 const char *keyRecent = "files/recent";
 const char *keyFitCollapsed = "view/fitPanelCollapsed";
+const char *keyLanguage = "view/language";
 constexpr int maxRecent = 8;
 } // namespace
 
@@ -40,6 +41,16 @@ Unit Settings::unit()
 void Settings::setUnit(Unit unit)
 {
     QSettings().setValue(keyUnit, unitName(unit));
+}
+
+Language Settings::language()
+{
+    return languageFromKey(QSettings().value(keyLanguage).toString());
+}
+
+void Settings::setLanguage(Language language)
+{
+    QSettings().setValue(keyLanguage, languageKey(language));
 }
 
 bool Settings::fitPanelCollapsed()

@@ -9,10 +9,10 @@
 namespace vramplan::ui {
 namespace {
 
-QString tr(const char *text)
+struct Words
 {
-    return QCoreApplication::translate("ArchitectureNotes", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(vramplan::ui::ArchitectureNotes)
+};
 
 QString number(double v)
 {
@@ -36,23 +36,25 @@ QString layerMix(const ModelConfig &m)
     const int64_t sliding = std::min(m.slidingLayers, counts[int(Mixer::Attention)]);
     const auto add = [&](int64_t n, const QString &what) {
         if (n > 0)
-            parts << QStringLiteral("%1 %2").arg(n).arg(what);
+            parts << Words::tr("%1 %2", "layers of a kind: 36 Gated DeltaNet").arg(n).arg(what);
     };
-    add(counts[int(Mixer::LinearAttention)], tr("Gated DeltaNet"));
-    add(counts[int(Mixer::Mamba)], tr("Mamba2"));
-    add(counts[int(Mixer::ShortConv)], tr("short conv"));
-    add(counts[int(Mixer::AttentionAndMamba)], tr("attention + Mamba2"));
+    add(counts[int(Mixer::LinearAttention)], Words::tr("Gated DeltaNet"));
+    add(counts[int(Mixer::Mamba)], Words::tr("Mamba2"));
+    add(counts[int(Mixer::ShortConv)], Words::tr("short conv"));
+    add(counts[int(Mixer::AttentionAndMamba)], Words::tr("attention + Mamba2"));
     add(counts[int(Mixer::Attention)] - sliding,
-        m.indexer.heads > 0 ? tr("sparse attention") : tr("full attention"));
-    add(sliding, tr("sliding-window"));
-    add(counts[int(Mixer::GlobalAttention)], tr("global attention"));
-    add(mlpOnly, tr("MLP-only"));
-    QString text = tr("%1 layers: %2").arg(m.layers).arg(parts.join(QStringLiteral(", ")));
+        m.indexer.heads > 0 ? Words::tr("sparse attention") : Words::tr("full attention"));
+    add(sliding, Words::tr("sliding-window"));
+    add(counts[int(Mixer::GlobalAttention)], Words::tr("global attention"));
+    add(mlpOnly, Words::tr("MLP-only"));
+    QString text = Words::tr("%1 layers: %2")
+                       .arg(m.layers)
+                       .arg(parts.join(Words::tr(", ", "between the layer kinds")));
     if (m.isMoe())
-        text += tr(", MoE %1 experts top %2%3")
+        text += Words::tr(", MoE %1 experts top %2%3")
                     .arg(m.moe.experts)
                     .arg(m.moe.expertsPerToken)
-                    .arg(m.moe.sharedExperts > 0 ? tr(" + shared") : QString());
+                    .arg(m.moe.sharedExperts > 0 ? Words::tr(" + shared") : QString());
     return text;
 }
 
@@ -62,67 +64,69 @@ QStringList architectureNotes(const ModelConfig &m)
 {
     QStringList notes;
     if (m.family == Family::Generic)
-        notes << tr("Generic decoder (model_type %1): attention and MLP from the standard "
-                    "fields; estimates are generic")
+        notes << Words::tr("Generic decoder (model_type %1): attention and MLP from the standard "
+                           "fields; estimates are generic")
                      .arg(QString::fromStdString(m.hfModelType));
     if (m.hasLayerPlan())
         notes << layerMix(m);
     if (m.indexer.heads > 0)
-        notes << tr("Sparse-attention indexer: %1 heads of %2, top %3 keys")
+        notes << Words::tr("Sparse-attention indexer: %1 heads of %2, top %3 keys")
                      .arg(m.indexer.heads)
                      .arg(m.indexer.headDim)
                      .arg(m.indexer.topK);
     if (m.vision.present())
-        notes << tr("Vision tower: %1 blocks of %2 (%3 M parameters)")
+        notes << Words::tr("Vision tower: %1 blocks of %2 (%3 M parameters)")
                      .arg(m.vision.depth)
                      .arg(m.vision.hiddenSize)
                      .arg(QString::number(double(countParameters(m).vision) / 1e6, 'f', 0));
     if (m.checkpointParameters > 0)
-        notes << tr("Checkpoint: %1 M parameters in its tensors")
+        notes << Words::tr("Checkpoint: %1 M parameters in its tensors")
                      .arg(QString::number(double(m.checkpointParameters) / 1e6, 'f', 1));
     if (m.isMla()) {
         const QString kv =
-            tr("MLA: kv rank %1 + rope %2").arg(m.mla.kvLoraRank).arg(m.mla.qkRopeHeadDim);
-        notes << (m.mla.qLoraRank > 0 ? tr("%1, q rank %2").arg(kv).arg(m.mla.qLoraRank)
-                                      : tr("%1, full-rank q").arg(kv));
+            Words::tr("MLA: kv rank %1 + rope %2").arg(m.mla.kvLoraRank).arg(m.mla.qkRopeHeadDim);
+        notes << (m.mla.qLoraRank > 0 ? Words::tr("%1, q rank %2").arg(kv).arg(m.mla.qLoraRank)
+                                      : Words::tr("%1, full-rank q").arg(kv));
     }
     switch (m.qkNorm) {
     case QkNorm::None:
         break;
     case QkNorm::Head:
-        notes << tr("q/k RMSNorm per head");
+        notes << Words::tr("q/k RMSNorm per head");
         break;
     case QkNorm::Full:
-        notes << tr("q/k RMSNorm over all heads");
+        notes << Words::tr("q/k RMSNorm over all heads");
         break;
     case QkNorm::L2:
-        notes << tr("q/k L2 norm");
+        notes << Words::tr("q/k L2 norm");
         break;
     }
     if (m.slidingLayers > 0 && m.slidingWindow > 0)
-        notes << (m.slidingLayers >= m.layers
-                      ? tr("All %1 layers slide over %2 tokens").arg(m.layers).arg(m.slidingWindow)
-                      : tr("%1 of %2 layers slide over %3 tokens")
-                            .arg(m.slidingLayers)
-                            .arg(m.layers)
-                            .arg(m.slidingWindow));
+        notes << (m.slidingLayers >= m.layers ? Words::tr("All %1 layers slide over %2 tokens")
+                                                    .arg(m.layers)
+                                                    .arg(m.slidingWindow)
+                                              : Words::tr("%1 of %2 layers slide over %3 tokens")
+                                                    .arg(m.slidingLayers)
+                                                    .arg(m.layers)
+                                                    .arg(m.slidingWindow));
     if (m.attentionSoftcap > 0 && m.finalSoftcap > 0)
-        notes << tr("Soft-capping: attention %1, logits %2")
+        notes << Words::tr("Soft-capping: attention %1, logits %2")
                      .arg(number(m.attentionSoftcap), number(m.finalSoftcap));
     else if (m.attentionSoftcap > 0)
-        notes << tr("Soft-capping: attention %1").arg(number(m.attentionSoftcap));
+        notes << Words::tr("Soft-capping: attention %1").arg(number(m.attentionSoftcap));
     else if (m.finalSoftcap > 0)
-        notes << tr("Soft-capping: logits %1").arg(number(m.finalSoftcap));
+        notes << Words::tr("Soft-capping: logits %1").arg(number(m.finalSoftcap));
     if (m.attentionSinks)
-        notes << tr("Attention sinks (a learned logit per head)");
+        notes << Words::tr("Attention sinks (a learned logit per head)");
     if (m.isMoe() && !m.hasLayerPlan()) {
         const int64_t routed = m.moeLayersIn(0, m.layers);
         if (routed < m.layers)
-            notes << tr("Experts in %1 of %2 layers").arg(routed).arg(m.layers);
+            notes << Words::tr("Experts in %1 of %2 layers").arg(routed).arg(m.layers);
     }
     if (m.mtpLayers > 0)
-        notes << (m.mtpLayers == 1 ? tr("1 MTP layer in the checkpoint only")
-                                   : tr("%1 MTP layers in the checkpoint only").arg(m.mtpLayers));
+        notes << (m.mtpLayers == 1
+                      ? Words::tr("1 MTP layer in the checkpoint only")
+                      : Words::tr("%1 MTP layers in the checkpoint only").arg(m.mtpLayers));
     return notes;
 }
 

@@ -335,13 +335,14 @@ QString FitAdvisorPanel::toolTipFor(const Shown &shown, bool nearest) const
                   .arg(formatSize(s.peakDeviceBytes, m_unit), formatSize(-s.headroomBytes, m_unit))
             : tr("Peak %1 per GPU, headroom %2.")
                   .arg(formatSize(s.peakDeviceBytes, m_unit), formatSize(s.headroomBytes, m_unit));
-    return QStringLiteral("<p><b>%1</b></p><p>%2<br>%3: %4</p><p><span style=\"color:%5\">"
-                          "&#9632;</span> %6: %7</p><p>%8</p><p><i>%9</i></p>")
-        .arg(phrases, escaped(peak),
-             escaped(relativeTimeText(s.relativeStepTime)
-                         .replace(QStringLiteral("time"), tr("the step time per token"))),
-             escaped(QString::fromStdString(s.costBasis)), kindColor(s.kind).name(),
-             escaped(kindName(s.kind, m_result.scenario.serving.present)),
+    const QString relative = relativeTimeNumber(s.relativeStepTime);
+    const QString time = relative.isEmpty() ? tr("the step time per token unknown")
+                                            : tr("%1 the step time per token").arg(relative);
+    return tr("<p><b>%1</b></p><p>%2<br>%3: %4</p><p><span style=\"color:%5\">"
+              "&#9632;</span> %6: %7</p><p>%8</p><p><i>%9</i></p>",
+              "a suggestion's tooltip")
+        .arg(phrases, escaped(peak), escaped(time), escaped(QString::fromStdString(s.costBasis)),
+             kindColor(s.kind).name(), escaped(kindName(s.kind, m_result.scenario.serving.present)),
              escaped(kindMeaning(s.kind, m_result.scenario.serving.present)),
              changes.join(QStringLiteral("<br>")),
              tr("Click or press Enter to apply it (one undo step); hover to preview it on "

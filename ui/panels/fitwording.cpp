@@ -2,7 +2,9 @@
 
 #include "formats/enum_names.h"
 #include "formats/numeric_fields.h"
+#include "panels/enumlabels.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 
 #include <algorithm>
@@ -12,10 +14,10 @@
 namespace vramplan::ui {
 namespace {
 
-QString fromView(std::string_view s)
+struct Words
 {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
+    Q_DECLARE_TR_FUNCTIONS(vramplan::ui::FitWording)
+};
 
 QString arrow(int64_t from, int64_t to)
 {
@@ -40,15 +42,15 @@ QString recomputePhrase(const Scenario &s)
     const auto &t = s.training;
     switch (t.recompute) {
     case Recompute::None:
-        return QStringLiteral("recompute: none");
+        return Words::tr("recompute: none");
     case Recompute::Selective:
-        return QStringLiteral("recompute: selective");
+        return Words::tr("recompute: selective");
     case Recompute::Full:
         break;
     }
     if (t.recomputeLayers < 0 || t.recomputeLayers >= s.model.layers)
-        return QStringLiteral("recompute: full");
-    return QStringLiteral("recompute: %1 of %2 layers").arg(t.recomputeLayers).arg(s.model.layers);
+        return Words::tr("recompute: full");
+    return Words::tr("recompute: %1 of %2 layers").arg(t.recomputeLayers).arg(s.model.layers);
 }
 
 QString optimizerPhrase(Optimizer o)
@@ -57,9 +59,9 @@ QString optimizerPhrase(Optimizer o)
     case Optimizer::Adamw8bit:
         return QStringLiteral("8-bit AdamW");
     case Optimizer::PagedAdamw8bit:
-        return QStringLiteral("paged 8-bit AdamW");
+        return Words::tr("paged 8-bit AdamW");
     default:
-        return QStringLiteral("optimizer: %1").arg(fromView(toString(o)));
+        return Words::tr("optimizer: %1").arg(enumLabel(o));
     }
 }
 
@@ -67,13 +69,13 @@ QString lossPhrase(LossKind l)
 {
     switch (l) {
     case LossKind::Standard:
-        return QStringLiteral("standard loss");
+        return Words::tr("standard loss");
     case LossKind::Chunked:
-        return QStringLiteral("chunked loss");
+        return Words::tr("chunked loss");
     case LossKind::FusedLinear:
-        return QStringLiteral("fused linear loss");
+        return Words::tr("fused linear loss");
     }
-    return QStringLiteral("standard loss");
+    return Words::tr("standard loss");
 }
 
 QString methodPhrase(const Scenario &s)
@@ -85,7 +87,7 @@ QString methodPhrase(const Scenario &s)
     case FinetuneMethod::Qlora:
         return QStringLiteral("QLoRA r%1").arg(f.loraRank);
     default:
-        return QStringLiteral("full fine-tune");
+        return Words::tr("full fine-tune");
     }
 }
 
@@ -133,12 +135,12 @@ QStringList changePhrases(const Scenario &from, const Suggestion &s)
             // The global batch stays: a smaller micro-batch takes more accumulation steps.
             if (has("training.micro_batch_size"))
                 say({"training.micro_batch_size", "training.gradient_accumulation_steps"},
-                    QStringLiteral("micro-batch %1 ×%2 accum")
+                    Words::tr("micro-batch %1 ×%2 accum")
                         .arg(arrow(ft.microBatchSize, tt.microBatchSize))
                         .arg(tt.gradientAccumulationSteps));
             else
                 say({"training.gradient_accumulation_steps"},
-                    QStringLiteral("accumulation %1")
+                    Words::tr("accumulation %1")
                         .arg(arrow(ft.gradientAccumulationSteps, tt.gradientAccumulationSteps)));
         } else if (path == "training.activation_recompute" || path == "training.recompute_layers") {
             say({"training.activation_recompute", "training.recompute_layers"},
@@ -150,8 +152,14 @@ QStringList changePhrases(const Scenario &from, const Suggestion &s)
         } else if (path == "training.finetune.method") {
             say({"training.finetune.method"}, methodPhrase(to));
         } else if (path == "parallelism.gpus" || path == "gpu.preset") {
+            // A GPU of no preset is the user's ("custom" in the file), by its capacity.
+            const bool custom =
+                to.gpu.preset.empty() && (to.gpu.name.empty() || to.gpu.name == "custom");
             say({"parallelism.gpus", "gpu.preset"},
-                QStringLiteral("%1 × %2").arg(tp.gpus).arg(shortGpuName(to.gpu.name)));
+                QStringLiteral("%1 × %2").arg(tp.gpus).arg(
+                    custom ? Words::tr("%1 GiB GPU", "a GPU of no preset: its capacity")
+                                 .arg(QString::number(to.gpu.memoryGiB, 'g', 4))
+                           : shortGpuName(to.gpu.name)));
         } else if (path == "parallelism.tensor_parallel") {
             say({"parallelism.tensor_parallel", "parallelism.sequence_parallel"},
                 QStringLiteral("TP %1%2")
@@ -159,12 +167,12 @@ QStringList changePhrases(const Scenario &from, const Suggestion &s)
                     .arg(tp.sequenceParallel ? QStringLiteral(" + SP") : QString()));
         } else if (path == "parallelism.sequence_parallel") {
             say({"parallelism.sequence_parallel"}, tp.sequenceParallel
-                                                       ? QStringLiteral("sequence parallel")
-                                                       : QStringLiteral("no sequence parallel"));
+                                                       ? Words::tr("sequence parallel")
+                                                       : Words::tr("no sequence parallel"));
         } else if (path == "parallelism.pipeline_parallel" ||
                    path == "parallelism.virtual_pipeline_parallel") {
             say({"parallelism.pipeline_parallel", "parallelism.virtual_pipeline_parallel"},
-                tp.virtualPipelineParallel > 1 ? QStringLiteral("PP %1 ×%2 virtual")
+                tp.virtualPipelineParallel > 1 ? Words::tr("PP %1 ×%2 virtual")
                                                      .arg(tp.pipelineParallel)
                                                      .arg(tp.virtualPipelineParallel)
                                                : QStringLiteral("PP %1").arg(tp.pipelineParallel));
@@ -181,13 +189,13 @@ QStringList changePhrases(const Scenario &from, const Suggestion &s)
             const bool parameters = has("parallelism.offload_parameters");
             if (optimizer && parameters && tp.offloadOptimizer == tp.offloadParameters)
                 say({"parallelism.offload_optimizer", "parallelism.offload_parameters"},
-                    QStringLiteral("optimizer + weights → %1").arg(place(tp.offloadOptimizer)));
+                    Words::tr("optimizer + weights → %1").arg(place(tp.offloadOptimizer)));
             else if (path == "parallelism.offload_optimizer")
                 say({"parallelism.offload_optimizer"},
-                    QStringLiteral("optimizer → %1").arg(place(tp.offloadOptimizer)));
+                    Words::tr("optimizer → %1").arg(place(tp.offloadOptimizer)));
             else
                 say({"parallelism.offload_parameters"},
-                    QStringLiteral("weights → %1").arg(place(tp.offloadParameters)));
+                    Words::tr("weights → %1").arg(place(tp.offloadParameters)));
         } else {
             say({}, plainPhrase(path, value));
             said.insert(path);
@@ -211,26 +219,33 @@ QString chipTitle(const QStringList &phrases)
            QStringLiteral(" +%1").arg(phrases.size() - shown);
 }
 
+QString relativeTimeNumber(double relative)
+{
+    if (!std::isfinite(relative) || relative <= 0)
+        return QString();
+    // Two significant digits: 0.12×, 0.69×, 1.3×, 12×.
+    const int decimals = relative < 1 ? 2 : relative < 10 ? 1 : 0;
+    return QString::number(relative, 'f', decimals) + QChar(0xd7);
+}
+
 QString relativeTimeText(double relative)
 {
     if (!std::isfinite(relative) || relative <= 0)
-        return QStringLiteral("time unknown");
-    // Two significant digits: 0.12×, 0.69×, 1.3×, 12×.
-    const int decimals = relative < 1 ? 2 : relative < 10 ? 1 : 0;
-    return QStringLiteral("%1× time").arg(QString::number(relative, 'f', decimals));
+        return Words::tr("time unknown");
+    return Words::tr("%1 time", "1.3× time").arg(relativeTimeNumber(relative));
 }
 
 QString kindName(ChangeKind kind, bool serving)
 {
     switch (kind) {
     case ChangeKind::SameSemantics:
-        return serving ? QStringLiteral("same model") : QStringLiteral("same training");
+        return serving ? Words::tr("same model") : Words::tr("same training");
     case ChangeKind::Numerics:
-        return QStringLiteral("numerics");
+        return Words::tr("numerics");
     case ChangeKind::Method:
-        return QStringLiteral("method");
+        return Words::tr("method");
     case ChangeKind::Hardware:
-        return QStringLiteral("hardware");
+        return Words::tr("hardware");
     }
     return QString();
 }
@@ -239,18 +254,18 @@ QString kindMeaning(ChangeKind kind, bool serving)
 {
     switch (kind) {
     case ChangeKind::SameSemantics:
-        return serving ? QStringLiteral("The same model and weights, on other GPUs or split "
-                                        "differently.")
-                       : QStringLiteral("The same training, laid out or scheduled differently.");
+        return serving ? Words::tr("The same model and weights, on other GPUs or split "
+                                   "differently.")
+                       : Words::tr("The same training, laid out or scheduled differently.");
     case ChangeKind::Numerics:
-        return serving ? QStringLiteral("Quantised weights or an fp8 KV cache: the answers can "
-                                        "change slightly.")
-                       : QStringLiteral("The same method with other numerics (8-bit optimizer "
-                                        "states).");
+        return serving ? Words::tr("Quantised weights or an fp8 KV cache: the answers can "
+                                   "change slightly.")
+                       : Words::tr("The same method with other numerics (8-bit optimizer "
+                                   "states).");
     case ChangeKind::Method:
-        return QStringLiteral("Another training method: the model learns differently.");
+        return Words::tr("Another training method: the model learns differently.");
     case ChangeKind::Hardware:
-        return QStringLiteral("More GPUs or another GPU.");
+        return Words::tr("More GPUs or another GPU.");
     }
     return QString();
 }
@@ -285,35 +300,35 @@ QString shortGpuName(const std::string &name)
 
 QString groupedNumber(int64_t n)
 {
-    // English grouping whatever the system's locale: the panel's words are English too.
+    // Comma grouping whatever the system's locale, as English and Chinese both write it.
     return QLocale(QLocale::English, QLocale::UnitedStates).toString(qlonglong(n));
 }
 
 QString largestMicroBatchText(const Advice &advice)
 {
     if (advice.maxMicroBatch > 0)
-        return QStringLiteral("Largest micro-batch: %1").arg(groupedNumber(advice.maxMicroBatch));
+        return Words::tr("Largest micro-batch: %1").arg(groupedNumber(advice.maxMicroBatch));
     const NumericField *field = findNumericField("training.micro_batch_size");
-    return QStringLiteral("Largest micro-batch: nothing fits, not even %1")
+    return Words::tr("Largest micro-batch: nothing fits, not even %1")
         .arg(groupedNumber(int64_t(field ? field->min : 1)));
 }
 
 QString longestSequenceText(const Advice &advice)
 {
     if (advice.maxSequence > 0)
-        return QStringLiteral("Longest sequence: %1").arg(groupedNumber(advice.maxSequence));
-    return QStringLiteral("Longest sequence: nothing fits, not even the shortest");
+        return Words::tr("Longest sequence: %1").arg(groupedNumber(advice.maxSequence));
+    return Words::tr("Longest sequence: nothing fits, not even the shortest");
 }
 
 QString fewestGpusText(const Advice &advice, const Scenario &scenario)
 {
     if (advice.minGpus > 0)
-        return QStringLiteral("Fewest GPUs: %1").arg(groupedNumber(advice.minGpus));
+        return Words::tr("Fewest GPUs: %1").arg(groupedNumber(advice.minGpus));
     const auto &p = scenario.parallelism;
     // Without ZeRO/FSDP every data-parallel rank holds the whole weights, gradients and states:
     // more GPUs leave the memory per GPU as it is, so the search's bound says nothing useful.
     if (scenario.training.mode == Mode::Train && p.zeroStage == 0)
-        return QStringLiteral("Fewest GPUs: more do not help without ZeRO/FSDP");
+        return Words::tr("Fewest GPUs: more do not help without ZeRO/FSDP");
     // The solver tries whole model-parallel groups up to the GPU count a scenario may have
     // (the same bound `vramplan-cli min-gpus` names).
     const int64_t group =
@@ -321,7 +336,7 @@ QString fewestGpusText(const Advice &advice, const Scenario &scenario)
                                  std::max<int64_t>(1, p.expertParallel));
     const NumericField *field = findNumericField("parallelism.gpus");
     const int64_t most = field ? int64_t(field->max) : p.gpus;
-    return QStringLiteral("Fewest GPUs: nothing fits up to %1 GPUs")
+    return Words::tr("Fewest GPUs: nothing fits up to %1 GPUs")
         .arg(groupedNumber(group * std::max<int64_t>(1, most / group)));
 }
 

@@ -19,8 +19,10 @@ namespace vramplan::ui {
 QStringList changePhrases(const Scenario &from, const Suggestion &s);
 // A chip's title: the first three phrases, then "+N" for the rest.
 QString chipTitle(const QStringList &phrases);
-// "1.3× time", "0.69× time": the step time per token relative to the scenario's own.
+// "1.3× time", "0.69× time": the step time per token relative to the scenario's own; the
+// number alone ("1.3×"), empty where it is unknown.
 QString relativeTimeText(double relative);
+QString relativeTimeNumber(double relative);
 // "same training", "numerics", "method", "hardware", and one sentence on what that means. For an
 // inference server (`serving`) the layout-only kind is "same model": nothing trains.
 QString kindName(ChangeKind kind, bool serving = false);

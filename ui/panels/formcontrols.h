@@ -3,6 +3,7 @@
 // with a tooltip), whole-number spin boxes, and showing a value without emitting.
 
 #include "formats/enum_names.h"
+#include "panels/enumlabels.h"
 
 #include <QComboBox>
 #include <QSignalBlocker>
@@ -22,15 +23,16 @@ inline QString fromView(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-// Every value of E by its scenario-file name; `abouts` gives each a tooltip saying what it is.
+// Every value of E by its scenario-file name (or its translation: enumLabel); `abouts` gives
+// each a tooltip saying what it is.
 template <typename E>
-void fillEnum(QComboBox *box, std::initializer_list<std::pair<E, const char *>> abouts = {})
+void fillEnum(QComboBox *box, std::initializer_list<std::pair<E, QString>> abouts = {})
 {
     for (const auto &entry : enumNames<E>()) {
-        box->addItem(fromView(entry.name), int(entry.value));
+        box->addItem(enumLabel(entry.value), int(entry.value));
         for (const auto &[value, about] : abouts)
             if (value == entry.value)
-                box->setItemData(box->count() - 1, QString::fromUtf8(about), Qt::ToolTipRole);
+                box->setItemData(box->count() - 1, about, Qt::ToolTipRole);
     }
 }
 

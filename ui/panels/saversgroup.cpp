@@ -13,37 +13,39 @@ SaversGroup::SaversGroup(QWidget *parent)
 {
     // Short names in the box, what each shards in its tooltip.
     const std::pair<const char *, const char *> stages[] = {
-        {"0: DDP", "Every data-parallel GPU holds a full replica (DDP)"},
-        {"1: states", "Optimizer states sharded over the data-parallel GPUs (ZeRO-1, Megatron's "
-                      "distributed optimizer)"},
-        {"2: + gradients", "Optimizer states and gradients sharded (ZeRO-2, FSDP "
-                           "shard-grad-op)"},
-        {"3: + parameters", "Optimizer states, gradients and parameters sharded (ZeRO-3, FSDP "
-                            "full shard): each layer's weights gathered while it runs"}};
+        {QT_TR_NOOP("0: DDP"), QT_TR_NOOP("Every data-parallel GPU holds a full replica (DDP)")},
+        {QT_TR_NOOP("1: states"),
+         QT_TR_NOOP("Optimizer states sharded over the data-parallel GPUs (ZeRO-1, Megatron's "
+                    "distributed optimizer)")},
+        {QT_TR_NOOP("2: + gradients"),
+         QT_TR_NOOP("Optimizer states and gradients sharded (ZeRO-2, FSDP shard-grad-op)")},
+        {QT_TR_NOOP("3: + parameters"),
+         QT_TR_NOOP("Optimizer states, gradients and parameters sharded (ZeRO-3, FSDP full "
+                    "shard): each layer's weights gathered while it runs")}};
     for (int stage = 0; stage < 4; ++stage) {
         m_zero->addItem(tr(stages[stage].first), stage);
         m_zero->setItemData(stage, tr(stages[stage].second), Qt::ToolTipRole);
     }
-    const std::initializer_list<std::pair<Offload, const char *>> offload = {
-        {Offload::None, "Kept on the GPU"},
-        {Offload::Cpu, "Moved to CPU memory (DeepSpeed/FSDP CPU offload)"},
-        {Offload::Nvme, "Moved to NVMe (DeepSpeed ZeRO-Infinity)"}};
+    const std::initializer_list<std::pair<Offload, QString>> offload = {
+        {Offload::None, tr("Kept on the GPU")},
+        {Offload::Cpu, tr("Moved to CPU memory (DeepSpeed/FSDP CPU offload)")},
+        {Offload::Nvme, tr("Moved to NVMe (DeepSpeed ZeRO-Infinity)")}};
     fillEnum<Offload>(m_offloadOptimizer, offload);
     fillEnum<Offload>(m_offloadParameters, offload);
     fillEnum<Recompute>(
         m_recompute,
-        {{Recompute::None, "Every layer keeps what backward needs"},
-         {Recompute::Selective, "The attention core is recomputed in backward (Megatron "
-                                "selective recomputation)"},
-         {Recompute::Full, "Each recomputed layer keeps only its input and runs its forward "
-                           "again in backward (gradient checkpointing)"}});
+        {{Recompute::None, tr("Every layer keeps what backward needs")},
+         {Recompute::Selective, tr("The attention core is recomputed in backward (Megatron "
+                                   "selective recomputation)")},
+         {Recompute::Full, tr("Each recomputed layer keeps only its input and runs its forward "
+                              "again in backward (gradient checkpointing)")}});
     fillEnum<Attention>(m_attention,
-                        {{Attention::Eager, "Attention in plain PyTorch ops: the s x s scores "
-                                            "and probabilities are kept"},
-                         {Attention::Sdpa, "torch scaled_dot_product_attention (a fused kernel "
-                                           "where the inputs allow it)"},
-                         {Attention::Flash, "FlashAttention: no s x s scores, only the output "
-                                            "and a log-sum-exp per row"}});
+                        {{Attention::Eager, tr("Attention in plain PyTorch ops: the s x s scores "
+                                               "and probabilities are kept")},
+                         {Attention::Sdpa, tr("torch scaled_dot_product_attention (a fused kernel "
+                                              "where the inputs allow it)")},
+                         {Attention::Flash, tr("FlashAttention: no s x s scores, only the output "
+                                               "and a log-sum-exp per row")}});
     addRow(tr("ZeRO / FSDP"), m_zero, QStringLiteral("parallelism.zero_stage"),
            tr("ZeRO / FSDP stage"),
            tr("What is sharded over the data-parallel GPUs; each stage's tooltip says what"));
@@ -95,20 +97,20 @@ void SaversGroup::buildFinetuning()
     m_finetune = new QComboBox;
     fillEnum<FinetuneMethod>(
         m_finetune,
-        {{FinetuneMethod::Full, "Every weight is trained: gradients and optimizer states for "
-                                "all of them"},
-         {FinetuneMethod::Lora, "Low-rank adapters on the target modules are trained; the base "
-                                "weights stay frozen in 16-bit"},
-         {FinetuneMethod::Qlora, "LoRA over base weights quantised to 4-bit NF4"}});
+        {{FinetuneMethod::Full, tr("Every weight is trained: gradients and optimizer states for "
+                                   "all of them")},
+         {FinetuneMethod::Lora, tr("Low-rank adapters on the target modules are trained; the base "
+                                   "weights stay frozen in 16-bit")},
+         {FinetuneMethod::Qlora, tr("LoRA over base weights quantised to 4-bit NF4")}});
     m_loraRank = spinBox(1, 1 << 16);
     m_loraTargets = new QLineEdit;
     m_loraTargets->setPlaceholderText(tr("q_proj, v_proj (or all-linear)"));
     m_baseBits = new QComboBox;
     const std::pair<int, const char *> bits[] = {
-        {4, "NF4 (bitsandbytes), with block-wise scales: QLoRA"},
-        {8, "LLM.int8 (bitsandbytes)"},
-        {16, "bf16 or fp16: plain LoRA"},
-        {32, "fp32"}};
+        {4, QT_TR_NOOP("NF4 (bitsandbytes), with block-wise scales: QLoRA")},
+        {8, QT_TR_NOOP("LLM.int8 (bitsandbytes)")},
+        {16, QT_TR_NOOP("bf16 or fp16: plain LoRA")},
+        {32, QT_TR_NOOP("fp32")}};
     for (const auto &[size, about] : bits) {
         m_baseBits->addItem(tr("%1-bit").arg(size), size);
         m_baseBits->setItemData(m_baseBits->count() - 1, tr(about), Qt::ToolTipRole);
@@ -181,9 +183,9 @@ void SaversGroup::refreshAvailability(const Scenario &s)
     setAvailable(m_recompute, training, trainingOnly);
     setAvailable(m_offloadOptimizer, training, trainingOnly);
     setAvailable(m_zero, training && s.parallelism.dataParallel() > 1,
-                 training ? tr("ZeRO/FSDP shards over data-parallel GPUs: with %1 GPU(s) and this "
-                               "layout there is one data-parallel rank")
-                                .arg(s.parallelism.gpus)
+                 training ? tr("ZeRO/FSDP shards over data-parallel GPUs: with %n GPU(s) and this "
+                               "layout there is one data-parallel rank",
+                               nullptr, int(s.parallelism.gpus))
                           : trainingOnly);
     setAvailable(m_offloadParameters, training && s.parallelism.zeroStage == 3,
                  training ? tr("Parameter offload needs ZeRO stage 3 / FSDP full shard")

@@ -53,25 +53,25 @@ ServingGroup::ServingGroup(QWidget *parent)
                           Qt::ToolTipRole);
     fillEnum<ServingEngine>(
         m_engine,
-        {{ServingEngine::Vllm, "vLLM: a budget of gpu_memory_utilization x the GPU; what the "
-                               "weights, the profiling run and memory outside PyTorch leave is "
-                               "the paged KV cache"},
-         {ServingEngine::Sglang, "SGLang: mem_fraction_static x the free memory at start, less "
-                                 "the weights, is the token pool"},
-         {ServingEngine::Transformers, "transformers generate: the cache grows with the batch's "
-                                       "tokens; no budget, it fits or runs out of memory"}});
+        {{ServingEngine::Vllm, tr("vLLM: a budget of gpu_memory_utilization x the GPU; what the "
+                                  "weights, the profiling run and memory outside PyTorch leave is "
+                                  "the paged KV cache")},
+         {ServingEngine::Sglang, tr("SGLang: mem_fraction_static x the free memory at start, less "
+                                    "the weights, is the token pool")},
+         {ServingEngine::Transformers, tr("transformers generate: the cache grows with the batch's "
+                                          "tokens; no budget, it fits or runs out of memory")}});
     fillEnum<KvCacheDtype>(m_kvDtype,
-                           {{KvCacheDtype::Auto, "The model's dtype (2 bytes per element)"},
-                            {KvCacheDtype::Fp8, "fp8 e4m3: one byte per element, twice the "
-                                                "tokens"}});
+                           {{KvCacheDtype::Auto, tr("The model's dtype (2 bytes per element)")},
+                            {KvCacheDtype::Fp8, tr("fp8 e4m3: one byte per element, twice the "
+                                                   "tokens")}});
     fillEnum<WeightQuantization>(
         m_quantization,
-        {{WeightQuantization::None, "16-bit weights as the checkpoint ships them"},
-         {WeightQuantization::Fp8, "fp8 e4m3 weights with an fp32 scale per 128 x 128 block"},
-         {WeightQuantization::Awq, "4-bit AWQ: groups of 128 with fp16 scales and zeros"},
-         {WeightQuantization::Gptq, "4-bit GPTQ: as AWQ, plus g_idx"},
-         {WeightQuantization::Mxfp4, "MXFP4 experts (gpt-oss): fp4 with a scale per 32"},
-         {WeightQuantization::Bitsandbytes, "bitsandbytes NF4: 4-bit blocks of 64"}});
+        {{WeightQuantization::None, tr("16-bit weights as the checkpoint ships them")},
+         {WeightQuantization::Fp8, tr("fp8 e4m3 weights with an fp32 scale per 128 x 128 block")},
+         {WeightQuantization::Awq, tr("4-bit AWQ: groups of 128 with fp16 scales and zeros")},
+         {WeightQuantization::Gptq, tr("4-bit GPTQ: as AWQ, plus g_idx")},
+         {WeightQuantization::Mxfp4, tr("MXFP4 experts (gpt-oss): fp4 with a scale per 32")},
+         {WeightQuantization::Bitsandbytes, tr("bitsandbytes NF4: 4-bit blocks of 64")}});
 
     addRow(tr("Engine"), m_engine, QStringLiteral("serving.engine"), tr("serving engine"),
            tr("The inference server whose allocation is planned; none is one naive forward "
@@ -212,8 +212,7 @@ void ServingGroup::refreshAvailability(const Scenario &s)
     setAvailable(m_cudaGraphs, present && !transformers,
                  present ? tr("transformers generate captures no CUDA graphs here") : noServer);
     setAvailable(m_version, present && s.serving.engine == ServingEngine::Vllm,
-                 present ? tr("Only vLLM's accounting changes with its release here")
-                         : noServer);
+                 present ? tr("Only vLLM's accounting changes with its release here") : noServer);
     if (!present)
         m_plan->clear();
     m_plan->setVisible(present);

@@ -17,17 +17,17 @@ StackGroup::StackGroup(QWidget *parent)
       m_float8Gather(new QCheckBox(tr("Float8 all-gather")))
 {
     fillEnum<LossKind>(
-        m_loss, {{LossKind::Standard, "The framework's own cross-entropy"},
-                 {LossKind::Chunked, "Cross-entropy over chunks of the sequence (torchtune)"},
-                 {LossKind::FusedLinear, "Head and cross-entropy fused: the full logits never "
-                                         "exist (Liger, Cut Cross-Entropy, Unsloth)"}});
-    fillEnum<Kernels>(m_kernels,
-                      {{Kernels::None, "The model's own PyTorch ops"},
-                       {Kernels::Liger, "Liger-Kernel's fused RMSNorm, SwiGLU/GeGLU and RoPE"}});
+        m_loss, {{LossKind::Standard, tr("The framework's own cross-entropy")},
+                 {LossKind::Chunked, tr("Cross-entropy over chunks of the sequence (torchtune)")},
+                 {LossKind::FusedLinear, tr("Head and cross-entropy fused: the full logits never "
+                                            "exist (Liger, Cut Cross-Entropy, Unsloth)")}});
+    fillEnum<Kernels>(
+        m_kernels, {{Kernels::None, tr("The model's own PyTorch ops")},
+                    {Kernels::Liger, tr("Liger-Kernel's fused RMSNorm, SwiGLU/GeGLU and RoPE")}});
     fillEnum<TrainingLoop>(
-        m_loop, {{TrainingLoop::Custom, "A loop that holds the model's outputs until backward"},
-                 {TrainingLoop::Trainer, "HF Trainer, TRL, Axolotl, LLaMA-Factory: the returned "
-                                         "logits are freed before backward"}});
+        m_loop, {{TrainingLoop::Custom, tr("A loop that holds the model's outputs until backward")},
+                 {TrainingLoop::Trainer, tr("HF Trainer, TRL, Axolotl, LLaMA-Factory: the returned "
+                                            "logits are freed before backward")}});
     m_version->setPlaceholderText(tr("current release"));
     m_version->setClearButtonEnabled(true);
     addRow(tr("Compile"), m_compile, QStringLiteral("training.compile"), tr("compile"),

@@ -1,6 +1,7 @@
 #include "panels/statusline.h"
 
 #include "charts/componentstyle.h"
+#include "charts/ticklabels.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -66,9 +67,7 @@ void StatusLine::setEstimate(const Estimate &e, Unit unit, Mode mode)
         m_fit->setStyleSheet(
             QStringLiteral("color: %1; font-weight: bold").arg(overflowColor().name()));
     }
-    const std::string_view phase = phaseLabel(e.peak.phase);
-    m_phase->setText(
-        tr("peak at %1").arg(QString::fromUtf8(phase.data(), qsizetype(phase.size()))));
+    m_phase->setText(tr("peak at %1").arg(phaseName(e.peak.phase)));
     m_phase->setToolTip(QString());
     // A server that would not start says so first, whatever the memory total: the engine's own
     // message in place of the phase (elided; whole in its tooltip and the Serving group).

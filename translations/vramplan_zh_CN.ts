@@ -1,0 +1,3133 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>EditCommand</name>
+    <message>
+        <source>Edit scenario</source>
+        <translation>编辑场景</translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>vramplan Help</source>
+        <translation>vramplan 帮助</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;vramplan&lt;/b&gt; estimates the memory each GPU needs for a training run or an inference server, item by item, and what to change when it does not fit.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Controls&lt;/b&gt; (left): the model (a preset, or File &amp;gt; Import Hugging Face config.json), batch and sequence, precision and optimizer, memory savers, parallelism, the GPU.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Breakdown&lt;/b&gt;: memory per GPU at the peak against the GPU&apos;s capacity; hover a segment for its largest items and their formulas.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Make it fit&lt;/b&gt;: changes that would make the run fit, best first; hover one to preview it, click to apply it (Ctrl+Z undoes it).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Curves and timeline&lt;/b&gt;: memory against micro-batch, sequence length and GPU count, and through one training step.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Compare&lt;/b&gt;: scenarios side by side (Ctrl+D adds the current one).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;How each term is computed and how close the estimates come to measured runs: docs/accuracy.md, docs/models.md, docs/serving.md and docs/training_stacks.md in vramplan&apos;s sources.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;vramplan&lt;/b&gt; 逐项估算一次训练或一个推理服务在每张 GPU 上需要多少显存，并告诉你放不下时该改什么。&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;控制面板&lt;/b&gt;（左侧）：模型（预设，或通过“文件 &amp;gt; 导入 Hugging Face config.json”）、批次与序列、精度与优化器、显存节省手段、并行方式、GPU。&lt;/li&gt;&lt;li&gt;&lt;b&gt;显存构成&lt;/b&gt;：峰值时每张 GPU 的显存与 GPU 容量的对比；将鼠标悬停在某一段上，可查看其中最大的几项及其公式。&lt;/li&gt;&lt;li&gt;&lt;b&gt;显存适配建议&lt;/b&gt;：能让这次运行放得下的改动，最优的排在前面；悬停可预览，单击即应用（Ctrl+Z 撤销）。&lt;/li&gt;&lt;li&gt;&lt;b&gt;曲线与时间线&lt;/b&gt;：显存随微批次、序列长度和 GPU 数量的变化，以及一个训练步内的变化。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对比&lt;/b&gt;：并排比较多个场景（Ctrl+D 添加当前场景）。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;每一项如何计算、估算与实测有多接近：见 vramplan 源码中的 docs/accuracy.md、docs/models.md、docs/serving.md 和 docs/training_stacks.md。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>vramplan &amp;Help</source>
+        <translation>vramplan 帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About vramplan</source>
+        <translation>关于 vramplan(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About vramplan</source>
+        <translation>关于 vramplan</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;vramplan&lt;/b&gt; %1&lt;br&gt;Will this training run fit on my GPUs, and what do I change if it doesn&apos;t?&lt;br&gt;&lt;br&gt;GPL-3.0-or-later.</source>
+        <translation>&lt;b&gt;vramplan&lt;/b&gt; %1&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话该改什么？&lt;br&gt;&lt;br&gt;GPL-3.0-or-later。</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 至 %2</translation>
+    </message>
+    <message>
+        <source>Off the top: %1%2 (up to %3)</source>
+        <translation>超出图顶：%1%2（最高 %3）</translation>
+    </message>
+    <message>
+        <source>%1: no estimate (the scenario is not valid there)</source>
+        <translation>%1：无估算（该处场景无效）</translation>
+    </message>
+    <message>
+        <source>%1: %2 per GPU</source>
+        <translation>%1：每 GPU %2</translation>
+    </message>
+    <message>
+        <source>likely %1 to %2</source>
+        <translation>可能为 %1 至 %2</translation>
+    </message>
+    <message>
+        <source>balanced experts: %1</source>
+        <translation>专家负载均衡时：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The scenario has unsaved changes. Save them first?</source>
+        <translation>场景有未保存的更改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>%1, %2 active</source>
+        <translation>%1，激活 %2</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::Main</name>
+    <message>
+        <source>GPU memory planner for training runs</source>
+        <translation>训练任务的 GPU 显存规划工具</translation>
+    </message>
+    <message>
+        <source>A *.vramplan.json scenario (or *.vramplan-comparison.json) to open; several scenarios make a comparison</source>
+        <translation>要打开的 *.vramplan.json 场景（或 *.vramplan-comparison.json）；给出多个场景即进行对比</translation>
+    </message>
+    <message>
+        <source>Render the window at 1280x800 into FILE.png and exit</source>
+        <translation>将窗口以 1280x800 渲染到 FILE.png 后退出</translation>
+    </message>
+    <message>
+        <source>Chart to export: breakdown, batch, sequence, gpus or timeline; with several scenario files or a comparison file, the comparison chart</source>
+        <translation>要导出的图表：breakdown、batch、sequence、gpus 或 timeline；给出多个场景文件或一个对比文件时为对比图</translation>
+    </message>
+    <message>
+        <source>Write a chart (png, svg, pdf) or the breakdown table (csv, json, md) and exit</source>
+        <translation>写出图表（png、svg、pdf）或显存构成表（csv、json、md）后退出</translation>
+    </message>
+    <message>
+        <source>%1: could not write the screenshot</source>
+        <translation>%1：无法写入截图</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <source>vramplan did not close cleanly last time. Recover the unsaved scenario?</source>
+        <translation>vramplan 上次未正常关闭。要恢复未保存的场景吗？</translation>
+    </message>
+    <message>
+        <source>Cannot open the scenario</source>
+        <translation>无法打开场景</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ArchitectureNotes</name>
+    <message>
+        <source>%1 %2</source>
+        <comment>layers of a kind: 36 Gated DeltaNet</comment>
+        <translation>%1 层 %2</translation>
+    </message>
+    <message>
+        <source>Gated DeltaNet</source>
+        <translation>Gated DeltaNet</translation>
+    </message>
+    <message>
+        <source>Mamba2</source>
+        <translation>Mamba2</translation>
+    </message>
+    <message>
+        <source>short conv</source>
+        <translation>短卷积</translation>
+    </message>
+    <message>
+        <source>attention + Mamba2</source>
+        <translation>注意力 + Mamba2</translation>
+    </message>
+    <message>
+        <source>sparse attention</source>
+        <translation>稀疏注意力</translation>
+    </message>
+    <message>
+        <source>full attention</source>
+        <translation>全注意力</translation>
+    </message>
+    <message>
+        <source>sliding-window</source>
+        <translation>滑动窗口</translation>
+    </message>
+    <message>
+        <source>global attention</source>
+        <translation>全局注意力</translation>
+    </message>
+    <message>
+        <source>MLP-only</source>
+        <translation>仅 MLP</translation>
+    </message>
+    <message>
+        <source>%1 layers: %2</source>
+        <translation>%1 层：%2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the layer kinds</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>, MoE %1 experts top %2%3</source>
+        <translation>，MoE %1 个专家，top %2%3</translation>
+    </message>
+    <message>
+        <source> + shared</source>
+        <translation> + 共享专家</translation>
+    </message>
+    <message>
+        <source>Generic decoder (model_type %1): attention and MLP from the standard fields; estimates are generic</source>
+        <translation>通用解码器（model_type %1）：注意力与 MLP 取自标准字段；估算为通用估算</translation>
+    </message>
+    <message>
+        <source>Sparse-attention indexer: %1 heads of %2, top %3 keys</source>
+        <translation>稀疏注意力索引器：%1 个头，每头 %2 维，top %3 个键</translation>
+    </message>
+    <message>
+        <source>Vision tower: %1 blocks of %2 (%3 M parameters)</source>
+        <translation>视觉塔：%1 个块，宽度 %2（%3 M 参数）</translation>
+    </message>
+    <message>
+        <source>Checkpoint: %1 M parameters in its tensors</source>
+        <translation>检查点：张量中共 %1 M 参数</translation>
+    </message>
+    <message>
+        <source>MLA: kv rank %1 + rope %2</source>
+        <translation>MLA：kv 秩 %1 + rope %2</translation>
+    </message>
+    <message>
+        <source>%1, q rank %2</source>
+        <translation>%1，q 秩 %2</translation>
+    </message>
+    <message>
+        <source>%1, full-rank q</source>
+        <translation>%1，q 为满秩</translation>
+    </message>
+    <message>
+        <source>q/k RMSNorm per head</source>
+        <translation>q/k 逐头 RMSNorm</translation>
+    </message>
+    <message>
+        <source>q/k RMSNorm over all heads</source>
+        <translation>q/k 跨全部头的 RMSNorm</translation>
+    </message>
+    <message>
+        <source>q/k L2 norm</source>
+        <translation>q/k L2 归一化</translation>
+    </message>
+    <message>
+        <source>All %1 layers slide over %2 tokens</source>
+        <translation>全部 %1 层在 %2 个 token 上滑动</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers slide over %3 tokens</source>
+        <translation>%2 层中的 %1 层在 %3 个 token 上滑动</translation>
+    </message>
+    <message>
+        <source>Soft-capping: attention %1, logits %2</source>
+        <translation>软截断：注意力 %1，logits %2</translation>
+    </message>
+    <message>
+        <source>Soft-capping: attention %1</source>
+        <translation>软截断：注意力 %1</translation>
+    </message>
+    <message>
+        <source>Soft-capping: logits %1</source>
+        <translation>软截断：logits %1</translation>
+    </message>
+    <message>
+        <source>Attention sinks (a learned logit per head)</source>
+        <translation>注意力汇聚（每头一个可学习的 logit）</translation>
+    </message>
+    <message>
+        <source>Experts in %1 of %2 layers</source>
+        <translation>%2 层中有 %1 层使用专家</translation>
+    </message>
+    <message>
+        <source>1 MTP layer in the checkpoint only</source>
+        <translation>1 个 MTP 层，仅存在于检查点中</translation>
+    </message>
+    <message>
+        <source>%1 MTP layers in the checkpoint only</source>
+        <translation>%1 个 MTP 层，仅存在于检查点中</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::BatchGroup</name>
+    <message>
+        <source>Batch and sequence</source>
+        <translation>批次与序列</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>Sequences per GPU in one forward and backward pass: activations and logits grow with it</source>
+        <translation>每张 GPU 一次前向和反向传播处理的序列数：激活值和 logits 随之增长</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence: activations grow with it, eager attention&apos;s scores with its square</source>
+        <translation>每个序列的 token 数：激活值随之增长，eager 注意力的分数矩阵随其平方增长</translation>
+    </message>
+    <message>
+        <source>Grad. accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>gradient accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>Micro-batches whose gradients add up before one optimizer step: a larger global batch at the same memory (with pipeline parallelism, the micro-batches in flight)</source>
+        <translation>一次优化器步之前累加梯度的微批次数：以相同显存获得更大的全局批次（流水线并行时即同时在途的微批次数）</translation>
+    </message>
+    <message>
+        <source>Applies to training only (the mode is inference)</source>
+        <translation>仅适用于训练（当前模式为推理）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::BreakdownChart</name>
+    <message>
+        <source>allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>已保留</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>likely device</source>
+        <translation>设备可能值</translation>
+    </message>
+    <message>
+        <source>Peak as measured</source>
+        <translation>实测口径的峰值</translation>
+    </message>
+    <message>
+        <source>at the peak:
+%1</source>
+        <translation>峰值时刻：
+%1</translation>
+    </message>
+    <message>
+        <source>GPU capacity: %1</source>
+        <translation>GPU 容量：%1</translation>
+    </message>
+    <message>
+        <source>GPU capacity:
+%1</source>
+        <comment>on two lines</comment>
+        <translation>GPU 容量：
+%1</translation>
+    </message>
+    <message>
+        <source>device %1</source>
+        <translation>设备 %1</translation>
+    </message>
+    <message>
+        <source>device
+%1</source>
+        <comment>on two lines</comment>
+        <translation>设备
+%1</translation>
+    </message>
+    <message>
+        <source>over by %1</source>
+        <translation>超出 %1</translation>
+    </message>
+    <message>
+        <source>headroom %1</source>
+        <translation>余量 %1</translation>
+    </message>
+    <message>
+        <source>balanced experts: %1</source>
+        <translation>专家负载均衡时：%1</translation>
+    </message>
+    <message>
+        <source>Peak, calibrated to your run</source>
+        <translation>峰值（已按你的实测校准）</translation>
+    </message>
+    <message>
+        <source>%1
+%2
+%3
+%4 to %5</source>
+        <translation>%1
+%2
+%3
+%4 至 %5</translation>
+    </message>
+    <message>
+        <source>balanced experts</source>
+        <translation>专家负载均衡时</translation>
+    </message>
+    <message>
+        <source>preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>now %1</source>
+        <translation>当前 %1</translation>
+    </message>
+    <message>
+        <source>preview, at the peak:
+%1</source>
+        <translation>预览，峰值时刻：
+%1</translation>
+    </message>
+    <message>
+        <source>Peak if applied</source>
+        <translation>应用后的峰值</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::BreakdownToolTip</name>
+    <message>
+        <source>%1: %2 at %3</source>
+        <translation>%1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>… %1 more, %2 together</source>
+        <translation>… 另有 %1 项，共 %2</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::CalibrationDialog</name>
+    <message>
+        <source>Calibrate from My Run</source>
+        <translation>按我的实测校准</translation>
+    </message>
+    <message>
+        <source>Enter the peak your run of this scenario measured. vramplan fits its overhead terms (allocator slack, memory beside the allocator) and, where those cannot explain the difference, scales its activations, so that the estimate reproduces your number. The calibration is saved with the scenario and carries over to nearby settings.</source>
+        <translation>输入你按此场景实际运行时测得的峰值。vramplan 会拟合其开销项（分配器余量、分配器之外的显存），若仍不足以解释差异，再缩放激活值，使估算重现你的数值。校准结果随场景保存，并沿用到相近的设置。</translation>
+    </message>
+    <message>
+        <source>torch.cuda.max_memory_allocated()</source>
+        <translation>torch.cuda.max_memory_allocated()</translation>
+    </message>
+    <message>
+        <source>torch.cuda.max_memory_reserved()</source>
+        <translation>torch.cuda.max_memory_reserved()</translation>
+    </message>
+    <message>
+        <source>nvidia-smi (memory used by the process)</source>
+        <translation>nvidia-smi（进程占用的显存）</translation>
+    </message>
+    <message>
+        <source>What you measured:</source>
+        <translation>测量的指标：</translation>
+    </message>
+    <message>
+        <source>Peak:</source>
+        <translation>峰值：</translation>
+    </message>
+    <message>
+        <source>vramplan estimates:</source>
+        <translation>vramplan 估算：</translation>
+    </message>
+    <message>
+        <source>Cannot calibrate: %1.</source>
+        <translation>无法校准：%1。</translation>
+    </message>
+    <message>
+        <source>%1 %2 of overhead %3</source>
+        <translation>%3开销 %1 %2</translation>
+    </message>
+    <message>
+        <source>in the allocator&apos;s slack</source>
+        <translation>分配器余量中的</translation>
+    </message>
+    <message>
+        <source>beside the allocator</source>
+        <translation>分配器之外的</translation>
+    </message>
+    <message>
+        <source>activations, logits and temporaries x %1</source>
+        <translation>激活值、logits 与临时缓冲区 × %1</translation>
+    </message>
+    <message>
+        <source>The estimate already matches: nothing to fit.</source>
+        <translation>估算已与实测一致：无需拟合。</translation>
+    </message>
+    <message>
+        <source>Fit: %1.</source>
+        <translation>拟合结果：%1。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ChartExport</name>
+    <message>
+        <source>%1: unknown export format: png, svg or pdf for a chart; csv, json or md for a table</source>
+        <translation>%1：未知的导出格式：图表可用 png、svg 或 pdf；表格可用 csv、json 或 md</translation>
+    </message>
+    <message>
+        <source>%1: the image could not be encoded</source>
+        <translation>%1：无法编码图像</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ChartsPage</name>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>GPU count</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>Breakdown</source>
+        <translation>显存构成</translation>
+    </message>
+    <message>
+        <source>Make it fit</source>
+        <translation>显存适配建议</translation>
+    </message>
+    <message>
+        <source>Step timeline</source>
+        <translation>训练步时间线</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ComparisonActions</name>
+    <message>
+        <source>&amp;Add Current Scenario</source>
+        <translation>添加当前场景(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Scenarios to Compare...</source>
+        <translation>打开要对比的场景(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Scenarios to compare</source>
+        <translation>要对比的场景</translation>
+    </message>
+    <message>
+        <source>vramplan scenarios (*.vramplan.json *.json)</source>
+        <translation>vramplan 场景 (*.vramplan.json *.json)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Comparison...</source>
+        <translation>打开对比(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>Open comparison</source>
+        <translation>打开对比</translation>
+    </message>
+    <message>
+        <source>vramplan comparisons (*.vramplan-comparison.json *.json);;All files (*)</source>
+        <translation>vramplan 对比 (*.vramplan-comparison.json *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Comparison As...</source>
+        <translation>对比另存为(&amp;S)...</translation>
+    </message>
+    <message>
+        <source>Save comparison</source>
+        <translation>保存对比</translation>
+    </message>
+    <message>
+        <source>vramplan comparisons (*.vramplan-comparison.json)</source>
+        <translation>vramplan 对比 (*.vramplan-comparison.json)</translation>
+    </message>
+    <message>
+        <source>Cannot save the comparison</source>
+        <translation>无法保存对比</translation>
+    </message>
+    <message>
+        <source>Scenario %1</source>
+        <translation>场景 %1</translation>
+    </message>
+    <message>
+        <source>Cannot compare</source>
+        <translation>无法对比</translation>
+    </message>
+    <message>
+        <source>Cannot open the comparison</source>
+        <translation>无法打开对比</translation>
+    </message>
+    <message>
+        <source>Load “%1” from the comparison</source>
+        <translation>从对比中载入“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ComparisonView</name>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Move the selected scenario up</source>
+        <translation>将所选场景上移</translation>
+    </message>
+    <message>
+        <source>Move the selected scenario down</source>
+        <translation>将所选场景下移</translation>
+    </message>
+    <message>
+        <source>Remove the selected scenario from the comparison</source>
+        <translation>从对比中移除所选场景</translation>
+    </message>
+    <message>
+        <source>Double-click a name to rename it; right-click for more (load an entry back into the editor)</source>
+        <translation>双击名称可重命名；右键查看更多操作（将某一项载回编辑器）</translation>
+    </message>
+    <message>
+        <source>&amp;Load into Editor</source>
+        <translation>载入编辑器(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Make this scenario the one being planned (one undoable step)</source>
+        <translation>将此场景设为正在规划的场景（可一步撤销）</translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation>重命名(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Move &amp;Up</source>
+        <translation>上移(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move &amp;Down</source>
+        <translation>下移(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>移除(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Memory per GPU; dashes: each GPU&apos;s capacity</source>
+        <translation>每 GPU 显存；虚线：各自 GPU 的容量</translation>
+    </message>
+    <message>
+        <source>Peak per GPU (device)</source>
+        <translation>每 GPU 峰值（设备）</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ComponentStyle</name>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>Logits and loss</source>
+        <translation>logits 与损失</translation>
+    </message>
+    <message>
+        <source>Temporary</source>
+        <translation>临时缓冲区</translation>
+    </message>
+    <message>
+        <source>Framework</source>
+        <translation>框架开销</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ControlsPanel</name>
+    <message>
+        <source>%1 %2 refused: %3</source>
+        <translation>%1 %2 未被接受：%3</translation>
+    </message>
+    <message>
+        <source>Change %1</source>
+        <translation>更改%1</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::CurveChart</name>
+    <message>
+        <source>Expert imbalance 1–%1×</source>
+        <translation>专家负载不均衡 1–%1×</translation>
+    </message>
+    <message>
+        <source>GPU capacity: %1</source>
+        <translation>GPU 容量：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a marker: what, where</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>largest that fits</source>
+        <translation>可容纳的最大值</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::CurveGraphs</name>
+    <message>
+        <source>Likely range</source>
+        <translation>可能范围</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::CurveMarkers</name>
+    <message>
+        <source>current</source>
+        <translation>当前</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::EnumLabel</name>
+    <message>
+        <source>train</source>
+        <comment>mode</comment>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <comment>mode</comment>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>fp32</source>
+        <comment>precision</comment>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <source>amp_fp16</source>
+        <comment>precision</comment>
+        <translation>AMP fp16</translation>
+    </message>
+    <message>
+        <source>amp_bf16</source>
+        <comment>precision</comment>
+        <translation>AMP bf16</translation>
+    </message>
+    <message>
+        <source>fp16_mixed</source>
+        <comment>precision</comment>
+        <translation>fp16 混合精度</translation>
+    </message>
+    <message>
+        <source>bf16_mixed</source>
+        <comment>precision</comment>
+        <translation>bf16 混合精度</translation>
+    </message>
+    <message>
+        <source>bf16</source>
+        <comment>precision</comment>
+        <translation>纯 bf16</translation>
+    </message>
+    <message>
+        <source>fp8_mixed</source>
+        <comment>precision</comment>
+        <translation>fp8 混合精度</translation>
+    </message>
+    <message>
+        <source>sgd</source>
+        <comment>optimizer</comment>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>sgd_momentum</source>
+        <comment>optimizer</comment>
+        <translation>SGD（动量）</translation>
+    </message>
+    <message>
+        <source>adam</source>
+        <comment>optimizer</comment>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>adamw</source>
+        <comment>optimizer</comment>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>adamw_8bit</source>
+        <comment>optimizer</comment>
+        <translation>8-bit AdamW</translation>
+    </message>
+    <message>
+        <source>paged_adamw</source>
+        <comment>optimizer</comment>
+        <translation>分页 AdamW</translation>
+    </message>
+    <message>
+        <source>paged_adamw_8bit</source>
+        <comment>optimizer</comment>
+        <translation>分页 8-bit AdamW</translation>
+    </message>
+    <message>
+        <source>adafactor</source>
+        <comment>optimizer</comment>
+        <translation>Adafactor</translation>
+    </message>
+    <message>
+        <source>lion</source>
+        <comment>optimizer</comment>
+        <translation>Lion</translation>
+    </message>
+    <message>
+        <source>muon</source>
+        <comment>optimizer</comment>
+        <translation>Muon</translation>
+    </message>
+    <message>
+        <source>shampoo</source>
+        <comment>optimizer</comment>
+        <translation>Shampoo</translation>
+    </message>
+    <message>
+        <source>transformers</source>
+        <comment>framework</comment>
+        <translation>transformers</translation>
+    </message>
+    <message>
+        <source>pytorch</source>
+        <comment>framework</comment>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <source>litgpt</source>
+        <comment>framework</comment>
+        <translation>LitGPT</translation>
+    </message>
+    <message>
+        <source>torchtune</source>
+        <comment>framework</comment>
+        <translation>torchtune</translation>
+    </message>
+    <message>
+        <source>torchtitan</source>
+        <comment>framework</comment>
+        <translation>torchtitan</translation>
+    </message>
+    <message>
+        <source>megatron</source>
+        <comment>framework</comment>
+        <translation>Megatron</translation>
+    </message>
+    <message>
+        <source>deepspeed</source>
+        <comment>framework</comment>
+        <translation>DeepSpeed</translation>
+    </message>
+    <message>
+        <source>unsloth</source>
+        <comment>framework</comment>
+        <translation>Unsloth</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>offload</comment>
+        <translation>不卸载</translation>
+    </message>
+    <message>
+        <source>cpu</source>
+        <comment>offload</comment>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>nvme</source>
+        <comment>offload</comment>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>recompute</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <comment>recompute</comment>
+        <translation>选择性</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <comment>recompute</comment>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <source>eager</source>
+        <comment>attention</comment>
+        <translation>eager</translation>
+    </message>
+    <message>
+        <source>sdpa</source>
+        <comment>attention</comment>
+        <translation>SDPA</translation>
+    </message>
+    <message>
+        <source>flash</source>
+        <comment>attention</comment>
+        <translation>FlashAttention</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <comment>fine-tuning</comment>
+        <translation>全参数</translation>
+    </message>
+    <message>
+        <source>lora</source>
+        <comment>fine-tuning</comment>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>qlora</source>
+        <comment>fine-tuning</comment>
+        <translation>QLoRA</translation>
+    </message>
+    <message>
+        <source>standard</source>
+        <comment>loss</comment>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>chunked</source>
+        <comment>loss</comment>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <source>fused_linear</source>
+        <comment>loss</comment>
+        <translation>融合线性层</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>kernels</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>liger</source>
+        <comment>kernels</comment>
+        <translation>Liger</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <comment>training loop</comment>
+        <translation>自定义循环</translation>
+    </message>
+    <message>
+        <source>trainer</source>
+        <comment>training loop</comment>
+        <translation>Trainer</translation>
+    </message>
+    <message>
+        <source>vllm</source>
+        <comment>serving engine</comment>
+        <translation>vLLM</translation>
+    </message>
+    <message>
+        <source>sglang</source>
+        <comment>serving engine</comment>
+        <translation>SGLang</translation>
+    </message>
+    <message>
+        <source>transformers</source>
+        <comment>serving engine</comment>
+        <translation>transformers</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <comment>KV cache dtype</comment>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>fp8</source>
+        <comment>KV cache dtype</comment>
+        <translation>fp8</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>weight quantization</comment>
+        <translation>不量化</translation>
+    </message>
+    <message>
+        <source>fp8</source>
+        <comment>weight quantization</comment>
+        <translation>fp8</translation>
+    </message>
+    <message>
+        <source>awq</source>
+        <comment>weight quantization</comment>
+        <translation>AWQ</translation>
+    </message>
+    <message>
+        <source>gptq</source>
+        <comment>weight quantization</comment>
+        <translation>GPTQ</translation>
+    </message>
+    <message>
+        <source>mxfp4</source>
+        <comment>weight quantization</comment>
+        <translation>MXFP4</translation>
+    </message>
+    <message>
+        <source>bitsandbytes</source>
+        <comment>weight quantization</comment>
+        <translation>bitsandbytes</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ExportActions</name>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Breakdown chart...</source>
+        <translation>显存构成图...</translation>
+    </message>
+    <message>
+        <source>Micro-batch curve...</source>
+        <translation>微批次曲线...</translation>
+    </message>
+    <message>
+        <source>Sequence curve...</source>
+        <translation>序列长度曲线...</translation>
+    </message>
+    <message>
+        <source>GPU-count curve...</source>
+        <translation>GPU 数量曲线...</translation>
+    </message>
+    <message>
+        <source>Step timeline...</source>
+        <translation>训练步时间线...</translation>
+    </message>
+    <message>
+        <source>Comparison chart...</source>
+        <translation>对比图...</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json);;Markdown (*.md)</source>
+        <translation>CSV (*.csv);;JSON (*.json);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Breakdown table...</source>
+        <translation>显存构成表...</translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>Comparison table...</source>
+        <translation>对比表...</translation>
+    </message>
+    <message>
+        <source>Export comparison table</source>
+        <translation>导出对比表</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Table</source>
+        <translation>复制表格(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Breakdown table copied as Markdown</source>
+        <translation>已将显存构成表复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Copy C&amp;hart</source>
+        <translation>复制图表(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Chart copied as an image</source>
+        <translation>已将图表复制为图像</translation>
+    </message>
+    <message>
+        <source>Cannot export</source>
+        <translation>无法导出</translation>
+    </message>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>每 GPU 显存</translation>
+    </message>
+    <message>
+        <source>Memory vs micro-batch</source>
+        <translation>显存随微批次的变化</translation>
+    </message>
+    <message>
+        <source>Memory vs sequence length</source>
+        <translation>显存随序列长度的变化</translation>
+    </message>
+    <message>
+        <source>Memory vs GPU count</source>
+        <translation>显存随 GPU 数量的变化</translation>
+    </message>
+    <message>
+        <source>Memory through one training step</source>
+        <translation>一个训练步内的显存</translation>
+    </message>
+    <message>
+        <source>Scenarios compared: memory per GPU</source>
+        <translation>场景对比：每 GPU 显存</translation>
+    </message>
+    <message>
+        <source>%1: unknown chart (breakdown, batch, sequence, gpus, timeline or comparison)</source>
+        <translation>%1：未知图表（可用 breakdown、batch、sequence、gpus、timeline 或 comparison）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a chart&apos;s title: the scenario, the chart</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The comparison is empty: add scenarios first (Compare &gt; Add Current Scenario).</source>
+        <translation>对比为空：请先添加场景（对比 &gt; 添加当前场景）。</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::FileActions</name>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>打开(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Open scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>vramplan scenarios (*.vramplan.json *.json);;All files (*)</source>
+        <translation>vramplan 场景 (*.vramplan.json *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As...</source>
+        <translation>另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>&amp;Import Hugging Face config.json...</source>
+        <translation>导入 Hugging Face config.json(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Import a Hugging Face config.json</source>
+        <translation>导入 Hugging Face config.json</translation>
+    </message>
+    <message>
+        <source>config.json (*.json)</source>
+        <translation>config.json (*.json)</translation>
+    </message>
+    <message>
+        <source>Import Checkpoint &amp;Folder...</source>
+        <translation>导入检查点文件夹(&amp;F)...</translation>
+    </message>
+    <message>
+        <source>Import a checkpoint folder (config.json and safetensors)</source>
+        <translation>导入检查点文件夹（config.json 与 safetensors）</translation>
+    </message>
+    <message>
+        <source>Import the model config?</source>
+        <translation>导入模型配置？</translation>
+    </message>
+    <message>
+        <source>%1 is a model config (a Hugging Face config.json), not a scenario. Import its model into the current scenario?</source>
+        <translation>%1 是模型配置（Hugging Face config.json），不是场景。要将其模型导入当前场景吗？</translation>
+    </message>
+    <message>
+        <source>Cannot open the scenario</source>
+        <translation>无法打开场景</translation>
+    </message>
+    <message>
+        <source>Cannot save the scenario</source>
+        <translation>无法保存场景</translation>
+    </message>
+    <message>
+        <source>Save scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>vramplan scenarios (*.vramplan.json)</source>
+        <translation>vramplan 场景 (*.vramplan.json)</translation>
+    </message>
+    <message>
+        <source>Cannot import the config</source>
+        <translation>无法导入配置</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>导入 %1</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::FitAdvisorPanel</name>
+    <message>
+        <source>Make it fit</source>
+        <translation>显存适配建议</translation>
+    </message>
+    <message>
+        <source>Show or hide the suggestions</source>
+        <translation>显示或隐藏建议</translation>
+    </message>
+    <message>
+        <source>The solvers&apos; answers for the scenario as it is: the largest micro-batch and the longest sequence that fit, and the fewest GPUs of this layout that do</source>
+        <translation>求解器对当前场景的回答：放得下的最大微批次和最长序列，以及按此布局放得下所需的最少 GPU 数</translation>
+    </message>
+    <message>
+        <source>Updating: these answers are of the previous scenario; the search for the new one is under way</source>
+        <translation>正在更新：这些结果属于上一个场景，新场景的搜索正在进行</translation>
+    </message>
+    <message>
+        <source>Nothing fits, with any change searched. The nearest:</source>
+        <translation>搜索过的任何改动都放不下。最接近的是：</translation>
+    </message>
+    <message>
+        <source>Nothing fits, with any change searched.</source>
+        <translation>搜索过的任何改动都放不下。</translation>
+    </message>
+    <message>
+        <source>Serving %1 requests of %2 tokens at once, cheapest first (GiB of GPU memory rented)</source>
+        <translation>同时服务 %1 个 %2 token 的请求，最便宜的优先（按租用的 GPU 显存 GiB 计）</translation>
+    </message>
+    <message>
+        <source>The nearest fits on one %1</source>
+        <translation>最接近的方案在一张 %1 上放得下</translation>
+    </message>
+    <message>
+        <source>The nearest fits on no GPU of the catalog</source>
+        <translation>最接近的方案在目录中的任何 GPU 上都放不下</translation>
+    </message>
+    <message>
+        <source> &amp;nbsp; &lt;i&gt;time: per token, against now&lt;/i&gt;</source>
+        <translation> &amp;nbsp; &lt;i&gt;时间：每 token，相对当前&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>over by %1 · %2</source>
+        <translation>超出 %1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Peak %1 per GPU: over by %2, the least of everything searched.</source>
+        <translation>每 GPU 峰值 %1：超出 %2，是所有搜索结果中最少的。</translation>
+    </message>
+    <message>
+        <source>Peak %1 per GPU, headroom %2.</source>
+        <translation>每 GPU 峰值 %1，余量 %2。</translation>
+    </message>
+    <message>
+        <source>the step time per token unknown</source>
+        <translation>每 token 的训练步时间未知</translation>
+    </message>
+    <message>
+        <source>%1 the step time per token</source>
+        <translation>每 token 的训练步时间 %1</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%2&lt;br&gt;%3: %4&lt;/p&gt;&lt;p&gt;&lt;span style=&quot;color:%5&quot;&gt;&amp;#9632;&lt;/span&gt; %6: %7&lt;/p&gt;&lt;p&gt;%8&lt;/p&gt;&lt;p&gt;&lt;i&gt;%9&lt;/i&gt;&lt;/p&gt;</source>
+        <comment>a suggestion&apos;s tooltip</comment>
+        <translation>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%2&lt;br&gt;%3：%4&lt;/p&gt;&lt;p&gt;&lt;span style=&quot;color:%5&quot;&gt;&amp;#9632;&lt;/span&gt; %6：%7&lt;/p&gt;&lt;p&gt;%8&lt;/p&gt;&lt;p&gt;&lt;i&gt;%9&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Click or press Enter to apply it (one undo step); hover to preview it on the breakdown.</source>
+        <translation>单击或按 Enter 应用（可一步撤销）；悬停可在显存构成图上预览。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>One way</source>
+        <translation>1 种方案</translation>
+    </message>
+    <message>
+        <source>%1 ways</source>
+        <translation>%1 种方案</translation>
+    </message>
+    <message>
+        <source>One other way</source>
+        <translation>另有 1 种方案</translation>
+    </message>
+    <message>
+        <source>%1 other ways</source>
+        <translation>另有 %1 种方案</translation>
+    </message>
+    <message>
+        <source>Serves it as it is. %1 that serve it (%2 candidates searched).</source>
+        <translation>当前即可满足服务需求。%1能满足（搜索了 %2 个候选）。</translation>
+    </message>
+    <message>
+        <source>Does not serve it as it is, nor does any change searched (%1 candidates).</source>
+        <translation>当前无法满足服务需求，搜索过的任何改动也不行（%1 个候选）。</translation>
+    </message>
+    <message>
+        <source>Does not serve it as it is. %1 to serve it (%2 candidates searched).</source>
+        <translation>当前无法满足服务需求。%1可满足（搜索了 %2 个候选）。</translation>
+    </message>
+    <message>
+        <source>Fits, headroom %1. Nothing else fits (%2 candidates searched).</source>
+        <translation>放得下，余量 %1。没有其他放得下的方案（搜索了 %2 个候选）。</translation>
+    </message>
+    <message>
+        <source>Fits, headroom %1. %2 that fit (%3 candidates searched).</source>
+        <translation>放得下，余量 %1。%2也放得下（搜索了 %3 个候选）。</translation>
+    </message>
+    <message>
+        <source>Over by %1. Nothing fits (%2 candidates searched).</source>
+        <translation>超出 %1。没有放得下的方案（搜索了 %2 个候选）。</translation>
+    </message>
+    <message>
+        <source>Over by %1. %2 to fit (%3 candidates searched).</source>
+        <translation>超出 %1。%2可以放下（搜索了 %3 个候选）。</translation>
+    </message>
+    <message>
+        <source>Apply suggestion: %1</source>
+        <translation>应用建议：%1</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::FitWording</name>
+    <message>
+        <source>recompute: none</source>
+        <translation>重计算：无</translation>
+    </message>
+    <message>
+        <source>recompute: selective</source>
+        <translation>重计算：选择性</translation>
+    </message>
+    <message>
+        <source>recompute: full</source>
+        <translation>重计算：完全</translation>
+    </message>
+    <message>
+        <source>recompute: %1 of %2 layers</source>
+        <translation>重计算：%2 层中的 %1 层</translation>
+    </message>
+    <message>
+        <source>paged 8-bit AdamW</source>
+        <translation>分页 8-bit AdamW</translation>
+    </message>
+    <message>
+        <source>optimizer: %1</source>
+        <translation>优化器：%1</translation>
+    </message>
+    <message>
+        <source>standard loss</source>
+        <translation>标准损失</translation>
+    </message>
+    <message>
+        <source>chunked loss</source>
+        <translation>分块损失</translation>
+    </message>
+    <message>
+        <source>fused linear loss</source>
+        <translation>融合线性层损失</translation>
+    </message>
+    <message>
+        <source>full fine-tune</source>
+        <translation>全参数微调</translation>
+    </message>
+    <message>
+        <source>micro-batch %1 ×%2 accum</source>
+        <translation>微批次 %1 ×%2 累积</translation>
+    </message>
+    <message>
+        <source>accumulation %1</source>
+        <translation>梯度累积 %1</translation>
+    </message>
+    <message>
+        <source>sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>no sequence parallel</source>
+        <translation>关闭序列并行</translation>
+    </message>
+    <message>
+        <source>PP %1 ×%2 virtual</source>
+        <translation>PP %1 ×%2 虚拟阶段</translation>
+    </message>
+    <message>
+        <source>optimizer + weights → %1</source>
+        <translation>优化器 + 权重 → %1</translation>
+    </message>
+    <message>
+        <source>optimizer → %1</source>
+        <translation>优化器 → %1</translation>
+    </message>
+    <message>
+        <source>weights → %1</source>
+        <translation>权重 → %1</translation>
+    </message>
+    <message>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <source>%1 time</source>
+        <comment>1.3× time</comment>
+        <translation>时间 %1</translation>
+    </message>
+    <message>
+        <source>same model</source>
+        <translation>同一模型</translation>
+    </message>
+    <message>
+        <source>same training</source>
+        <translation>同一训练</translation>
+    </message>
+    <message>
+        <source>numerics</source>
+        <translation>数值精度</translation>
+    </message>
+    <message>
+        <source>method</source>
+        <translation>训练方法</translation>
+    </message>
+    <message>
+        <source>hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source>The same model and weights, on other GPUs or split differently.</source>
+        <translation>模型与权重不变，换用其他 GPU 或改变切分方式。</translation>
+    </message>
+    <message>
+        <source>The same training, laid out or scheduled differently.</source>
+        <translation>训练本身不变，只改变布局或调度。</translation>
+    </message>
+    <message>
+        <source>Quantised weights or an fp8 KV cache: the answers can change slightly.</source>
+        <translation>量化权重或 fp8 KV 缓存：输出结果可能略有变化。</translation>
+    </message>
+    <message>
+        <source>The same method with other numerics (8-bit optimizer states).</source>
+        <translation>方法不变，改用其他数值精度（8-bit 优化器状态）。</translation>
+    </message>
+    <message>
+        <source>Another training method: the model learns differently.</source>
+        <translation>换一种训练方法：模型的学习方式会不同。</translation>
+    </message>
+    <message>
+        <source>More GPUs or another GPU.</source>
+        <translation>更多 GPU 或换用其他 GPU。</translation>
+    </message>
+    <message>
+        <source>Largest micro-batch: %1</source>
+        <translation>最大微批次：%1</translation>
+    </message>
+    <message>
+        <source>Largest micro-batch: nothing fits, not even %1</source>
+        <translation>最大微批次：放不下，即使为 %1 也不行</translation>
+    </message>
+    <message>
+        <source>Longest sequence: %1</source>
+        <translation>最长序列：%1</translation>
+    </message>
+    <message>
+        <source>Longest sequence: nothing fits, not even the shortest</source>
+        <translation>最长序列：放不下，即使最短的也不行</translation>
+    </message>
+    <message>
+        <source>Fewest GPUs: %1</source>
+        <translation>最少 GPU 数：%1</translation>
+    </message>
+    <message>
+        <source>Fewest GPUs: more do not help without ZeRO/FSDP</source>
+        <translation>最少 GPU 数：不使用 ZeRO/FSDP 时，增加 GPU 无济于事</translation>
+    </message>
+    <message>
+        <source>Fewest GPUs: nothing fits up to %1 GPUs</source>
+        <translation>最少 GPU 数：直到 %1 张 GPU 仍放不下</translation>
+    </message>
+    <message>
+        <source>%1 GiB GPU</source>
+        <comment>a GPU of no preset: its capacity</comment>
+        <translation>%1 GiB GPU</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::GpuGroup</name>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Custom capacity</source>
+        <translation>自定义容量</translation>
+    </message>
+    <message>
+        <source>Type the usable memory below</source>
+        <translation>在下方输入可用显存</translation>
+    </message>
+    <message>
+        <source>Card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>The GPU model; its usable memory is what the estimate must fit in</source>
+        <translation>GPU 型号；估算结果必须放进其可用显存</translation>
+    </message>
+    <message>
+        <source>Usable memory</source>
+        <translation>可用显存</translation>
+    </message>
+    <message>
+        <source>usable memory</source>
+        <translation>可用显存</translation>
+    </message>
+    <message>
+        <source>Memory a process can allocate on the card, in GiB (2^30 bytes) or GB (10^9), as View &gt; Sizes says</source>
+        <translation>进程在该卡上可分配的显存，单位为 GiB（2^30 字节）或 GB（10^9 字节），取决于“视图”菜单中的单位设置</translation>
+    </message>
+    <message>
+        <source>%1: %2 %3 usable</source>
+        <translation>%1：可用 %2 %3</translation>
+    </message>
+    <message>
+        <source>Choose &quot;Custom capacity&quot; to type a size</source>
+        <translation>选择“自定义容量”后可输入大小</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::MainWindow</name>
+    <message>
+        <source>vramplan</source>
+        <translation>vramplan</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>规划</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>对比(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>&amp;Find Model Preset</source>
+        <translation>查找模型预设(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate from My Run...</source>
+        <translation>按我的实测校准(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+K</source>
+        <translation>Ctrl+K</translation>
+    </message>
+    <message>
+        <source>Clear Calibration</source>
+        <translation>清除校准</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Sizes in &amp;GiB (2^30 bytes)</source>
+        <translation>以 &amp;GiB 为单位（2^30 字节）</translation>
+    </message>
+    <message>
+        <source>Sizes in G&amp;B (10^9 bytes)</source>
+        <translation>以 G&amp;B 为单位（10^9 字节）</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System Default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The language changes when vramplan next starts.</source>
+        <translation>界面语言将在 vramplan 下次启动时更改。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Calibrate from my run</source>
+        <translation>按我的实测校准</translation>
+    </message>
+    <message>
+        <source>Clear calibration</source>
+        <translation>清除校准</translation>
+    </message>
+    <message>
+        <source>%1[*] - vramplan</source>
+        <comment>the window title: the scenario&apos;s name</comment>
+        <translation>%1[*] - vramplan</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ModelGroup</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>model preset</source>
+        <translation>模型预设</translation>
+    </message>
+    <message>
+        <source> B</source>
+        <translation> B</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <source>model size</source>
+        <translation>模型规模</translation>
+    </message>
+    <message>
+        <source>Scales the chosen family&apos;s depth and width to a parameter count, in billions; ticks mark the preset sizes</source>
+        <translation>按参数量（单位：十亿，B）缩放所选模型系列的深度和宽度；刻度标出各预设的规模</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>Tied embeddings</source>
+        <translation>输入输出嵌入共享权重</translation>
+    </message>
+    <message>
+        <source>Read from the model&apos;s config: what shapes its attention and layers beyond the fields above</source>
+        <translation>读自模型配置：除上述字段外决定其注意力和各层形状的信息</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>Transformer blocks (num_hidden_layers)</source>
+        <translation>Transformer 块数（num_hidden_layers）</translation>
+    </message>
+    <message>
+        <source>Hidden size</source>
+        <translation>隐藏层维度</translation>
+    </message>
+    <message>
+        <source>hidden size</source>
+        <translation>隐藏层维度</translation>
+    </message>
+    <message>
+        <source>Width of the residual stream (hidden_size)</source>
+        <translation>残差流的宽度（hidden_size）</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>注意力头数</translation>
+    </message>
+    <message>
+        <source>attention heads</source>
+        <translation>注意力头数</translation>
+    </message>
+    <message>
+        <source>Query heads per layer (num_attention_heads)</source>
+        <translation>每层的查询头数（num_attention_heads）</translation>
+    </message>
+    <message>
+        <source>KV heads</source>
+        <translation>KV 头数</translation>
+    </message>
+    <message>
+        <source>Key/value heads (num_key_value_heads): fewer than the attention heads is grouped-query attention; they must divide the attention heads</source>
+        <translation>键/值头数（num_key_value_heads）：少于注意力头数即为分组查询注意力（GQA）；必须能整除注意力头数</translation>
+    </message>
+    <message>
+        <source>FFN size</source>
+        <translation>FFN 维度</translation>
+    </message>
+    <message>
+        <source>Width of the MLP (intermediate_size)</source>
+        <translation>MLP 的宽度（intermediate_size）</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>词表大小</translation>
+    </message>
+    <message>
+        <source>vocabulary</source>
+        <translation>词表大小</translation>
+    </message>
+    <message>
+        <source>Tokens in the vocabulary: the embedding, the output layer and the logits scale with it</source>
+        <translation>词表中的 token 数：嵌入层、输出层和 logits 随之增长</translation>
+    </message>
+    <message>
+        <source>tied embeddings</source>
+        <translation>共享嵌入权重</translation>
+    </message>
+    <message>
+        <source>The output layer reuses the input embedding&apos;s weights</source>
+        <translation>输出层复用输入嵌入层的权重</translation>
+    </message>
+    <message>
+        <source>MoE experts</source>
+        <translation>MoE 专家数</translation>
+    </message>
+    <message>
+        <source>Routed experts per MoE layer; 0 for a dense model</source>
+        <translation>每个 MoE 层的路由专家数；稠密模型为 0</translation>
+    </message>
+    <message>
+        <source>Experts per token</source>
+        <translation>每 token 专家数</translation>
+    </message>
+    <message>
+        <source>experts per token</source>
+        <translation>每 token 专家数</translation>
+    </message>
+    <message>
+        <source>Experts each token is routed to (top-k)</source>
+        <translation>每个 token 被路由到的专家数（top-k）</translation>
+    </message>
+    <message>
+        <source>Shared experts</source>
+        <translation>共享专家数</translation>
+    </message>
+    <message>
+        <source>shared experts</source>
+        <translation>共享专家数</translation>
+    </message>
+    <message>
+        <source>Experts every token passes through besides the routed ones</source>
+        <translation>除路由专家外每个 token 都会经过的专家数</translation>
+    </message>
+    <message>
+        <source>Dense first layers</source>
+        <translation>前置稠密层数</translation>
+    </message>
+    <message>
+        <source>dense first layers</source>
+        <translation>前置稠密层数</translation>
+    </message>
+    <message>
+        <source>Layers at the bottom with a dense MLP instead of experts (DeepSeek&apos;s first_k_dense_replace)</source>
+        <translation>底部使用稠密 MLP 而非专家的层数（DeepSeek 的 first_k_dense_replace）</translation>
+    </message>
+    <message>
+        <source>Expert load imbalance</source>
+        <translation>专家负载不均衡度</translation>
+    </message>
+    <message>
+        <source>expert load imbalance</source>
+        <translation>专家负载不均衡度</translation>
+    </message>
+    <message>
+        <source>The busiest expert&apos;s (or expert-parallel rank&apos;s) tokens over the balanced share (1.0: balanced). It scales what the routed experts keep under expert parallelism and grouped-GEMM engines.</source>
+        <translation>最忙的专家（或专家并行 rank）处理的 token 数与均衡份额之比（1.0 表示均衡）。它会放大专家并行和分组 GEMM 引擎下路由专家保存的内容。</translation>
+    </message>
+    <message>
+        <source>A dense model has no experts</source>
+        <translation>稠密模型没有专家</translation>
+    </message>
+    <message>
+        <source>Applies under expert parallelism (EP &gt; 1): with one rank every routed token stays on this GPU, balanced or not</source>
+        <translation>仅在专家并行（EP &gt; 1）下生效：只有一个 rank 时，无论是否均衡，所有被路由的 token 都留在这张 GPU 上</translation>
+    </message>
+    <message>
+        <source>Expert FFN size</source>
+        <translation>专家 FFN 维度</translation>
+    </message>
+    <message>
+        <source>Each routed expert&apos;s width; the dense layers&apos; is %1</source>
+        <translation>每个路由专家的宽度；稠密层的宽度为 %1</translation>
+    </message>
+    <message>
+        <source>Each routed expert&apos;s width (moe_intermediate_size)</source>
+        <translation>每个路由专家的宽度（moe_intermediate_size）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::NameGroup</name>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>The name in the title, in comparisons and on exported charts. Left empty it is made from the settings and follows them.</source>
+        <translation>显示在标题、对比和导出图表中的名称。留空时根据设置自动生成，并随设置变化。</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ParallelGroup</name>
+    <message>
+        <source>Parallelism</source>
+        <translation>并行</translation>
+    </message>
+    <message>
+        <source>Sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>GPU count</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>GPUs in the run; what the model-parallel sizes leave over is data parallelism</source>
+        <translation>本次运行的 GPU 总数；模型并行规模之外的部分即为数据并行</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>tensor parallelism</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>GPUs each layer&apos;s matrices are split over (Megatron TP): weights and most activations divide by it</source>
+        <translation>每层矩阵切分到的 GPU 数（Megatron TP）：权重和大部分激活值按此均分</translation>
+    </message>
+    <message>
+        <source>sequence parallelism</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>Splits the norms&apos; and dropouts&apos; activations over the tensor-parallel group too</source>
+        <translation>将归一化层和 dropout 的激活值也切分到张量并行组上</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel</source>
+        <translation>流水线并行</translation>
+    </message>
+    <message>
+        <source>pipeline parallelism</source>
+        <translation>流水线并行</translation>
+    </message>
+    <message>
+        <source>Stages the layers are split into; the first holds the most micro-batches in flight (1F1B)</source>
+        <translation>各层被切分成的阶段数；第一个阶段同时在途的微批次最多（1F1B）</translation>
+    </message>
+    <message>
+        <source>Virtual stages</source>
+        <translation>虚拟阶段</translation>
+    </message>
+    <message>
+        <source>virtual stages</source>
+        <translation>虚拟阶段</translation>
+    </message>
+    <message>
+        <source>Interleaved pipeline: chunks of layers per stage</source>
+        <translation>交错式流水线：每个阶段包含的层块数</translation>
+    </message>
+    <message>
+        <source>Context parallel</source>
+        <translation>上下文并行</translation>
+    </message>
+    <message>
+        <source>context parallelism</source>
+        <translation>上下文并行</translation>
+    </message>
+    <message>
+        <source>GPUs each sequence is split over (ring attention)</source>
+        <translation>每个序列切分到的 GPU 数（环形注意力）</translation>
+    </message>
+    <message>
+        <source>Expert parallel</source>
+        <translation>专家并行</translation>
+    </message>
+    <message>
+        <source>expert parallelism</source>
+        <translation>专家并行</translation>
+    </message>
+    <message>
+        <source>GPUs a MoE layer&apos;s experts are spread over</source>
+        <translation>MoE 层的专家分布到的 GPU 数</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism splits the tensor-parallel group: needs TP &gt; 1</source>
+        <translation>序列并行在张量并行组内切分：需要 TP &gt; 1</translation>
+    </message>
+    <message>
+        <source>Virtual stages interleave a pipeline: needs PP &gt; 1</source>
+        <translation>虚拟阶段用于交错流水线：需要 PP &gt; 1</translation>
+    </message>
+    <message>
+        <source>Expert parallelism needs a mixture-of-experts model</source>
+        <translation>专家并行需要混合专家（MoE）模型</translation>
+    </message>
+    <message>
+        <source>%1 does not divide the %2 attention heads</source>
+        <translation>%1 不能整除 %2 个注意力头</translation>
+    </message>
+    <message>
+        <source>%1 and the %2 key/value heads do not divide one another</source>
+        <translation>%1 与 %2 个键/值头互不整除</translation>
+    </message>
+    <message>
+        <source>more than the %1 GPUs</source>
+        <translation>超过 GPU 总数 %1</translation>
+    </message>
+    <message>
+        <source>Split each layer over %1 GPUs</source>
+        <translation>将每层切分到 %1 张 GPU 上</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::PlanController</name>
+    <message>
+        <source>Memory vs micro-batch</source>
+        <translation>显存随微批次的变化</translation>
+    </message>
+    <message>
+        <source>Micro-batch size</source>
+        <translation>微批次大小</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>Memory vs sequence length</source>
+        <translation>显存随序列长度的变化</translation>
+    </message>
+    <message>
+        <source>Sequence length (tokens)</source>
+        <translation>序列长度（token）</translation>
+    </message>
+    <message>
+        <source>sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Memory vs GPU count</source>
+        <translation>显存随 GPU 数量的变化</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>GPU count</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>fewest that fit</source>
+        <translation>放得下的最少值</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::PresetPicker</name>
+    <message>
+        <source>Type to search the presets</source>
+        <translation>输入以搜索预设</translation>
+    </message>
+    <message>
+        <source>Type part of a name (qwen3, deepseek, 70b, moe; Ctrl+F from anywhere) to list the presets that match; Down and Enter pick one, Enter alone takes the first, Esc goes back</source>
+        <translation>输入名称的一部分（qwen3、deepseek、70b、moe；任意位置按 Ctrl+F）列出匹配的预设；用 ↓ 和 Enter 选择，直接按 Enter 选第一个，Esc 返回</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::SaversGroup</name>
+    <message>
+        <source>Memory savers</source>
+        <translation>显存节省</translation>
+    </message>
+    <message>
+        <source>0: DDP</source>
+        <translation>0：DDP</translation>
+    </message>
+    <message>
+        <source>Every data-parallel GPU holds a full replica (DDP)</source>
+        <translation>每张数据并行 GPU 都持有完整副本（DDP）</translation>
+    </message>
+    <message>
+        <source>1: states</source>
+        <translation>1：优化器状态</translation>
+    </message>
+    <message>
+        <source>Optimizer states sharded over the data-parallel GPUs (ZeRO-1, Megatron&apos;s distributed optimizer)</source>
+        <translation>优化器状态在数据并行 GPU 间分片（ZeRO-1，Megatron 的分布式优化器）</translation>
+    </message>
+    <message>
+        <source>2: + gradients</source>
+        <translation>2：+ 梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer states and gradients sharded (ZeRO-2, FSDP shard-grad-op)</source>
+        <translation>优化器状态与梯度分片（ZeRO-2，FSDP SHARD_GRAD_OP）</translation>
+    </message>
+    <message>
+        <source>3: + parameters</source>
+        <translation>3：+ 参数</translation>
+    </message>
+    <message>
+        <source>Optimizer states, gradients and parameters sharded (ZeRO-3, FSDP full shard): each layer&apos;s weights gathered while it runs</source>
+        <translation>优化器状态、梯度和参数均分片（ZeRO-3，FSDP FULL_SHARD）：每层权重在运行时才收集</translation>
+    </message>
+    <message>
+        <source>Kept on the GPU</source>
+        <translation>保留在 GPU 上</translation>
+    </message>
+    <message>
+        <source>Moved to CPU memory (DeepSpeed/FSDP CPU offload)</source>
+        <translation>移至 CPU 内存（DeepSpeed/FSDP CPU 卸载）</translation>
+    </message>
+    <message>
+        <source>Moved to NVMe (DeepSpeed ZeRO-Infinity)</source>
+        <translation>移至 NVMe（DeepSpeed ZeRO-Infinity）</translation>
+    </message>
+    <message>
+        <source>Every layer keeps what backward needs</source>
+        <translation>每层都保存反向传播所需的全部内容</translation>
+    </message>
+    <message>
+        <source>The attention core is recomputed in backward (Megatron selective recomputation)</source>
+        <translation>注意力核心部分在反向传播时重计算（Megatron 选择性重计算）</translation>
+    </message>
+    <message>
+        <source>Each recomputed layer keeps only its input and runs its forward again in backward (gradient checkpointing)</source>
+        <translation>每个重计算的层只保存其输入，在反向传播时再执行一次前向（梯度检查点）</translation>
+    </message>
+    <message>
+        <source>Attention in plain PyTorch ops: the s x s scores and probabilities are kept</source>
+        <translation>用普通 PyTorch 算子实现的注意力：保存 s x s 的分数和概率矩阵</translation>
+    </message>
+    <message>
+        <source>torch scaled_dot_product_attention (a fused kernel where the inputs allow it)</source>
+        <translation>torch scaled_dot_product_attention（输入允许时使用融合算子）</translation>
+    </message>
+    <message>
+        <source>FlashAttention: no s x s scores, only the output and a log-sum-exp per row</source>
+        <translation>FlashAttention：不保存 s x s 分数，只保存输出和每行一个 log-sum-exp</translation>
+    </message>
+    <message>
+        <source>ZeRO / FSDP</source>
+        <translation>ZeRO / FSDP</translation>
+    </message>
+    <message>
+        <source>ZeRO / FSDP stage</source>
+        <translation>ZeRO / FSDP 阶段</translation>
+    </message>
+    <message>
+        <source>What is sharded over the data-parallel GPUs; each stage&apos;s tooltip says what</source>
+        <translation>在数据并行 GPU 间分片的内容；各阶段的提示说明具体分片什么</translation>
+    </message>
+    <message>
+        <source>Offload optimizer</source>
+        <translation>卸载优化器</translation>
+    </message>
+    <message>
+        <source>optimizer offload</source>
+        <translation>优化器卸载</translation>
+    </message>
+    <message>
+        <source>Where the optimizer states live</source>
+        <translation>优化器状态存放的位置</translation>
+    </message>
+    <message>
+        <source>Offload parameters</source>
+        <translation>卸载参数</translation>
+    </message>
+    <message>
+        <source>parameter offload</source>
+        <translation>参数卸载</translation>
+    </message>
+    <message>
+        <source>Where the sharded parameters live between uses (ZeRO-3 / FSDP full shard)</source>
+        <translation>分片参数在两次使用之间存放的位置（ZeRO-3 / FSDP FULL_SHARD）</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>recomputation</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Activations recomputed in backward instead of kept: less memory, more compute</source>
+        <translation>激活值在反向传播时重新计算而不保存：显存更少，计算更多</translation>
+    </message>
+    <message>
+        <source>Recomputed layers</source>
+        <translation>重计算层数</translation>
+    </message>
+    <message>
+        <source>recomputed layers</source>
+        <translation>重计算层数</translation>
+    </message>
+    <message>
+        <source>Layers recomputed per stage (the rest keep everything)</source>
+        <translation>每个阶段重计算的层数（其余层保存全部内容）</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力实现</translation>
+    </message>
+    <message>
+        <source>attention kernel</source>
+        <translation>注意力算子</translation>
+    </message>
+    <message>
+        <source>The attention implementation: it decides whether the s x s scores are kept</source>
+        <translation>注意力的实现方式：决定是否保存 s x s 的分数矩阵</translation>
+    </message>
+    <message>
+        <source>Every weight is trained: gradients and optimizer states for all of them</source>
+        <translation>训练全部权重：所有权重都有梯度和优化器状态</translation>
+    </message>
+    <message>
+        <source>Low-rank adapters on the target modules are trained; the base weights stay frozen in 16-bit</source>
+        <translation>训练目标模块上的低秩适配器；基座权重以 16 位冻结</translation>
+    </message>
+    <message>
+        <source>LoRA over base weights quantised to 4-bit NF4</source>
+        <translation>基座权重量化为 4 位 NF4 的 LoRA</translation>
+    </message>
+    <message>
+        <source>q_proj, v_proj (or all-linear)</source>
+        <translation>q_proj, v_proj（或 all-linear）</translation>
+    </message>
+    <message>
+        <source>NF4 (bitsandbytes), with block-wise scales: QLoRA</source>
+        <translation>NF4（bitsandbytes），带分块缩放因子：QLoRA</translation>
+    </message>
+    <message>
+        <source>LLM.int8 (bitsandbytes)</source>
+        <translation>LLM.int8（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>bf16 or fp16: plain LoRA</source>
+        <translation>bf16 或 fp16：普通 LoRA</translation>
+    </message>
+    <message>
+        <source>fp32</source>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <source>%1-bit</source>
+        <translation>%1 位</translation>
+    </message>
+    <message>
+        <source>Fine-tuning</source>
+        <translation>微调方式</translation>
+    </message>
+    <message>
+        <source>fine-tuning</source>
+        <translation>微调方式</translation>
+    </message>
+    <message>
+        <source>Which weights are trained</source>
+        <translation>训练哪些权重</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>The adapters&apos; rank r: each adapts a matrix with r x (in + out) trainable weights</source>
+        <translation>适配器的秩 r：每个适配器以 r x (in + out) 个可训练权重适配一个矩阵</translation>
+    </message>
+    <message>
+        <source>LoRA targets</source>
+        <translation>LoRA 目标模块</translation>
+    </message>
+    <message>
+        <source>Modules to adapt, as PEFT&apos;s target_modules: q_proj ... down_proj, a family&apos;s own names (query, value, c_attn, c_proj, fc1, fc2, query_key_value, dense_h_to_4h, w1 ... w3), or all-linear. A fused q/k/v module gets one adapter.</source>
+        <translation>要适配的模块，写法同 PEFT 的 target_modules：q_proj ... down_proj、各模型系列自己的名称（query、value、c_attn、c_proj、fc1、fc2、query_key_value、dense_h_to_4h、w1 ... w3），或 all-linear。融合的 q/k/v 模块只有一个适配器。</translation>
+    </message>
+    <message>
+        <source>Base weights</source>
+        <translation>基座权重</translation>
+    </message>
+    <message>
+        <source>base weight bits</source>
+        <translation>基座权重位数</translation>
+    </message>
+    <message>
+        <source>Bits per frozen base weight under LoRA (QLoRA: 4)</source>
+        <translation>LoRA 下每个冻结基座权重的位数（QLoRA 为 4）</translation>
+    </message>
+    <message>
+        <source>Applies to training only (the mode is inference)</source>
+        <translation>仅适用于训练（当前模式为推理）</translation>
+    </message>
+    <message>
+        <source>Parameter offload needs ZeRO stage 3 / FSDP full shard</source>
+        <translation>参数卸载需要 ZeRO 阶段 3 / FSDP FULL_SHARD</translation>
+    </message>
+    <message>
+        <source>Only with full recomputation</source>
+        <translation>仅在完全重计算时可用</translation>
+    </message>
+    <message>
+        <source>Only for LoRA and QLoRA fine-tuning</source>
+        <translation>仅适用于 LoRA 和 QLoRA 微调</translation>
+    </message>
+    <message numerus="yes">
+        <source>ZeRO/FSDP shards over data-parallel GPUs: with %n GPU(s) and this layout there is one data-parallel rank</source>
+        <translation>
+            <numerusform>ZeRO/FSDP 在数据并行 GPU 间分片：%n 张 GPU 按此布局只有一个数据并行 rank</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ScenarioFile</name>
+    <message>
+        <source>%1: is a folder, not a file</source>
+        <translation>%1：是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>%1: larger than 64 MiB; not a scenario</source>
+        <translation>%1：大于 64 MiB，不是场景文件</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ScenarioName</name>
+    <message>
+        <source>%1 custom model</source>
+        <translation>%1 自定义模型</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD（动量）</translation>
+    </message>
+    <message>
+        <source>paged AdamW</source>
+        <translation>分页 AdamW</translation>
+    </message>
+    <message>
+        <source>paged 8-bit AdamW</source>
+        <translation>分页 8-bit AdamW</translation>
+    </message>
+    <message>
+        <source>full fine-tune</source>
+        <translation>全参数微调</translation>
+    </message>
+    <message>
+        <source>all linear layers</source>
+        <translation>全部线性层</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <comment>LoRA on all linear layers</comment>
+        <translation>%2上的 %1</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>%1 context</source>
+        <translation>%1 上下文</translation>
+    </message>
+    <message>
+        <source>micro-batch %1</source>
+        <translation>微批次 %1</translation>
+    </message>
+    <message>
+        <source>%1 recompute</source>
+        <translation>%1重计算</translation>
+    </message>
+    <message>
+        <source>optimizer offload</source>
+        <translation>优化器卸载</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the parts of a name</comment>
+        <translation>，</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ServingCharts</name>
+    <message>
+        <source>Concurrency</source>
+        <translation>并发数</translation>
+    </message>
+    <message>
+        <source>KV tokens</source>
+        <translation>KV token 数</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ServingCurveChart</name>
+    <message>
+        <source>1 request: the engine&apos;s minimum</source>
+        <translation>1 个请求：引擎启动的最低要求</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: does not start</source>
+        <translation>%1：无法启动</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 (the engine would not start)</source>
+        <translation>%1 %2：%3（引擎无法启动）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ServingCurves</name>
+    <message>
+        <source>Concurrency vs context length</source>
+        <translation>并发数随上下文长度的变化</translation>
+    </message>
+    <message>
+        <source>max_model_len (tokens)</source>
+        <translation>max_model_len（token）</translation>
+    </message>
+    <message>
+        <source>Requests of max_model_len at once</source>
+        <translation>可同时容纳的 max_model_len 长度请求数</translation>
+    </message>
+    <message>
+        <source>max_model_len</source>
+        <translation>max_model_len</translation>
+    </message>
+    <message>
+        <source>KV-cache tokens vs gpu_memory_utilization</source>
+        <translation>KV 缓存 token 数随 gpu_memory_utilization 的变化</translation>
+    </message>
+    <message>
+        <source>gpu_memory_utilization (share of the GPU&apos;s CUDA total)</source>
+        <translation>gpu_memory_utilization（占 GPU CUDA 总显存的比例）</translation>
+    </message>
+    <message>
+        <source>KV-cache tokens</source>
+        <translation>KV 缓存 token 数</translation>
+    </message>
+    <message>
+        <source>gpu_memory_utilization</source>
+        <translation>gpu_memory_utilization</translation>
+    </message>
+    <message>
+        <source>Concurrency vs tensor parallelism</source>
+        <translation>并发数随张量并行规模的变化</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel size (GPUs per engine)</source>
+        <translation>张量并行规模（每个引擎的 GPU 数）</translation>
+    </message>
+    <message>
+        <source>tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ServingGroup</name>
+    <message>
+        <source>Serving</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA Graph</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>No server: one naive forward pass over the batch, as inference was planned before engines</source>
+        <translation>不使用推理服务：对整个批次做一次朴素的前向传播，即引入推理引擎之前的推理规划方式</translation>
+    </message>
+    <message>
+        <source>vLLM: a budget of gpu_memory_utilization x the GPU; what the weights, the profiling run and memory outside PyTorch leave is the paged KV cache</source>
+        <translation>vLLM：预算为 gpu_memory_utilization x GPU 显存；权重、显存剖析运行和 PyTorch 之外的显存用剩的部分即为分页 KV 缓存</translation>
+    </message>
+    <message>
+        <source>SGLang: mem_fraction_static x the free memory at start, less the weights, is the token pool</source>
+        <translation>SGLang：mem_fraction_static x 启动时的空闲显存，减去权重，即为 token 池</translation>
+    </message>
+    <message>
+        <source>transformers generate: the cache grows with the batch&apos;s tokens; no budget, it fits or runs out of memory</source>
+        <translation>transformers generate：缓存随批次的 token 增长；没有预算，要么放得下，要么显存溢出</translation>
+    </message>
+    <message>
+        <source>The model&apos;s dtype (2 bytes per element)</source>
+        <translation>与模型相同的数据类型（每个元素 2 字节）</translation>
+    </message>
+    <message>
+        <source>fp8 e4m3: one byte per element, twice the tokens</source>
+        <translation>fp8 e4m3：每个元素 1 字节，token 数翻倍</translation>
+    </message>
+    <message>
+        <source>16-bit weights as the checkpoint ships them</source>
+        <translation>检查点原样提供的 16 位权重</translation>
+    </message>
+    <message>
+        <source>fp8 e4m3 weights with an fp32 scale per 128 x 128 block</source>
+        <translation>fp8 e4m3 权重，每个 128 x 128 块一个 fp32 缩放因子</translation>
+    </message>
+    <message>
+        <source>4-bit AWQ: groups of 128 with fp16 scales and zeros</source>
+        <translation>4 位 AWQ：每 128 个一组，带 fp16 缩放因子和零点</translation>
+    </message>
+    <message>
+        <source>4-bit GPTQ: as AWQ, plus g_idx</source>
+        <translation>4 位 GPTQ：同 AWQ，另加 g_idx</translation>
+    </message>
+    <message>
+        <source>MXFP4 experts (gpt-oss): fp4 with a scale per 32</source>
+        <translation>MXFP4 专家（gpt-oss）：fp4，每 32 个一个缩放因子</translation>
+    </message>
+    <message>
+        <source>bitsandbytes NF4: 4-bit blocks of 64</source>
+        <translation>bitsandbytes NF4：每 64 个一块的 4 位量化</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>serving engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <source>The inference server whose allocation is planned; none is one naive forward pass</source>
+        <translation>要规划显存分配的推理服务；选“无”即一次朴素的前向传播</translation>
+    </message>
+    <message>
+        <source>GPU memory use</source>
+        <translation>GPU 显存占比</translation>
+    </message>
+    <message>
+        <source>GPU memory utilization</source>
+        <translation>GPU 显存占比</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s gpu_memory_utilization (SGLang&apos;s mem_fraction_static): the share of the GPU the engine may take; the KV cache gets what the rest leaves of it</source>
+        <translation>vLLM 的 gpu_memory_utilization（SGLang 的 mem_fraction_static）：引擎可占用的 GPU 显存比例；其余部分用剩的归 KV 缓存</translation>
+    </message>
+    <message>
+        <source>max_model_len</source>
+        <translation>max_model_len</translation>
+    </message>
+    <message>
+        <source>The longest request in tokens (prompt and output): the KV cache must hold at least one request of it for the engine to start</source>
+        <translation>最长请求的 token 数（提示词加输出）：KV 缓存至少要容纳一个这样的请求，引擎才能启动</translation>
+    </message>
+    <message>
+        <source>max_num_seqs</source>
+        <translation>max_num_seqs</translation>
+    </message>
+    <message>
+        <source>The most requests scheduled at once; the sampler&apos;s profiling run grows with it</source>
+        <translation>同时调度的最大请求数；采样器的显存剖析运行随之增长</translation>
+    </message>
+    <message>
+        <source>KV cache dtype</source>
+        <translation>KV 缓存数据类型</translation>
+    </message>
+    <message>
+        <source>How cached keys and values are stored</source>
+        <translation>缓存的键和值的存储方式</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>weight quantization</source>
+        <translation>权重量化</translation>
+    </message>
+    <message>
+        <source>How the linear weights are stored on the GPU (vLLM --quantization)</source>
+        <translation>线性层权重在 GPU 上的存储方式（vLLM --quantization）</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>块大小</translation>
+    </message>
+    <message>
+        <source>block size</source>
+        <translation>块大小</translation>
+    </message>
+    <message>
+        <source>Tokens per KV-cache block (SGLang: page size); the cache is allocated in whole blocks</source>
+        <translation>每个 KV 缓存块的 token 数（SGLang 中为页大小）；缓存按整块分配</translation>
+    </message>
+    <message>
+        <source>Captured decode graphs (off: vLLM --enforce-eager). vLLM up to 0.20 captures them after the KV cache, outside its budget; from 0.21 its estimate of them comes out of the budget first</source>
+        <translation>捕获的解码图（关闭即 vLLM --enforce-eager）。vLLM 0.20 及以前在 KV 缓存之后捕获，不计入预算；自 0.21 起先从预算中扣除其估算值</translation>
+    </message>
+    <message>
+        <source>current release</source>
+        <translation>当前版本</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>engine release</source>
+        <translation>引擎版本</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s release where its accounting changed (&quot;0.21&quot;, &quot;vllm 0.6.4&quot;): vLLM from 0.21 takes its CUDA-graph estimate out of the KV budget, and before 0.8 ran the V0 engine&apos;s batch defaults. Empty: the current release</source>
+        <translation>引擎显存核算方式发生变化的版本（&quot;0.21&quot;、&quot;vllm 0.6.4&quot;）：vLLM 自 0.21 起从 KV 预算中扣除 CUDA Graph 的估算值，0.8 之前使用 V0 引擎的批次默认值。留空：当前版本</translation>
+    </message>
+    <message>
+        <source>Choose an engine first: without one, inference is a single forward pass</source>
+        <translation>请先选择引擎：没有引擎时，推理只是一次前向传播</translation>
+    </message>
+    <message>
+        <source>transformers generate has no memory budget: it fits or runs out of memory</source>
+        <translation>transformers generate 没有显存预算：要么放得下，要么显存溢出</translation>
+    </message>
+    <message>
+        <source>transformers generate: the batch is the micro-batch</source>
+        <translation>transformers generate：批次即微批次</translation>
+    </message>
+    <message>
+        <source>transformers caches token by token, not in blocks</source>
+        <translation>transformers 逐 token 缓存，不按块分配</translation>
+    </message>
+    <message>
+        <source>transformers generate captures no CUDA graphs here</source>
+        <translation>transformers generate 在此不捕获 CUDA Graph</translation>
+    </message>
+    <message>
+        <source>Only vLLM&apos;s accounting changes with its release here</source>
+        <translation>此处只有 vLLM 的显存核算方式随版本变化</translation>
+    </message>
+    <message>
+        <source>The engine would not start: %1</source>
+        <translation>引擎无法启动：%1</translation>
+    </message>
+    <message>
+        <source>KV cache %1: %2 tokens, %3 requests of %4 tokens at once</source>
+        <translation>KV 缓存 %1：%2 个 token，可同时容纳 %3 个 %4 token 的请求</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::SizeAxis</name>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>每 GPU 显存</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>an axis title: what, unit</comment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <comment>an axis title: a unit</comment>
+        <translation>每 GPU %1</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::StackGroup</name>
+    <message>
+        <source>Training stack</source>
+        <translation>训练栈</translation>
+    </message>
+    <message>
+        <source>torch.compile</source>
+        <translation>torch.compile</translation>
+    </message>
+    <message>
+        <source>Loss compiled too</source>
+        <translation>同时编译损失</translation>
+    </message>
+    <message>
+        <source>Float8 all-gather</source>
+        <translation>Float8 all-gather</translation>
+    </message>
+    <message>
+        <source>The framework&apos;s own cross-entropy</source>
+        <translation>框架自带的交叉熵</translation>
+    </message>
+    <message>
+        <source>Cross-entropy over chunks of the sequence (torchtune)</source>
+        <translation>按序列分块计算交叉熵（torchtune）</translation>
+    </message>
+    <message>
+        <source>Head and cross-entropy fused: the full logits never exist (Liger, Cut Cross-Entropy, Unsloth)</source>
+        <translation>输出头与交叉熵融合：完整的 logits 从不生成（Liger、Cut Cross-Entropy、Unsloth）</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own PyTorch ops</source>
+        <translation>模型自带的 PyTorch 算子</translation>
+    </message>
+    <message>
+        <source>Liger-Kernel&apos;s fused RMSNorm, SwiGLU/GeGLU and RoPE</source>
+        <translation>Liger-Kernel 的融合 RMSNorm、SwiGLU/GeGLU 和 RoPE 算子</translation>
+    </message>
+    <message>
+        <source>A loop that holds the model&apos;s outputs until backward</source>
+        <translation>将模型输出一直保留到反向传播的训练循环</translation>
+    </message>
+    <message>
+        <source>HF Trainer, TRL, Axolotl, LLaMA-Factory: the returned logits are freed before backward</source>
+        <translation>HF Trainer、TRL、Axolotl、LLaMA-Factory：返回的 logits 在反向传播前释放</translation>
+    </message>
+    <message>
+        <source>current release</source>
+        <translation>当前版本</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>The step runs under torch.compile: elementwise ops are recomputed in backward, only matmul and attention outputs are kept</source>
+        <translation>训练步在 torch.compile 下运行：逐元素算子在反向传播时重计算，只保存矩阵乘法和注意力的输出</translation>
+    </message>
+    <message>
+        <source>loss compile</source>
+        <translation>损失编译</translation>
+    </message>
+    <message>
+        <source>Whether the loss is compiled with the model (torchtitan&apos;s compile.components)</source>
+        <translation>损失是否与模型一起编译（torchtitan 的 compile.components）</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>kernels</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Fused kernels patched into the model; each choice&apos;s tooltip says which</source>
+        <translation>注入模型的融合算子；各选项的提示说明具体是哪些</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>How the logits and the cross-entropy are computed; each choice&apos;s tooltip says how</source>
+        <translation>logits 和交叉熵的计算方式；各选项的提示说明具体做法</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>训练循环</translation>
+    </message>
+    <message>
+        <source>training loop</source>
+        <translation>训练循环</translation>
+    </message>
+    <message>
+        <source>What drives the step with Hugging Face models</source>
+        <translation>驱动 Hugging Face 模型训练步的方式</translation>
+    </message>
+    <message>
+        <source>FSDP</source>
+        <translation>FSDP</translation>
+    </message>
+    <message>
+        <source>float8 all-gather</source>
+        <translation>float8 all-gather</translation>
+    </message>
+    <message>
+        <source>FSDP2 all-gathers the linear weights in float8, 1 byte each (torchao; torchtitan&apos;s float8.enable_fsdp_float8_all_gather)</source>
+        <translation>FSDP2 以 float8（每个 1 字节）all-gather 线性层权重（torchao；torchtitan 的 float8.enable_fsdp_float8_all_gather）</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>framework release</source>
+        <translation>框架版本</translation>
+    </message>
+    <message>
+        <source>The framework&apos;s release (&quot;4.57&quot;) where its memory behaviour changed between releases; empty means the current one</source>
+        <translation>框架的版本（&quot;4.57&quot;），用于其显存行为随版本变化的情况；留空表示当前版本</translation>
+    </message>
+    <message>
+        <source>Applies to training only (the mode is inference)</source>
+        <translation>仅适用于训练（当前模式为推理）</translation>
+    </message>
+    <message>
+        <source>An engine serves the model: its release is the serving group&apos;s</source>
+        <translation>模型由推理引擎提供服务：其版本在“推理服务”组中设置</translation>
+    </message>
+    <message>
+        <source>Applies when the step is compiled</source>
+        <translation>仅在训练步被编译时适用</translation>
+    </message>
+    <message>
+        <source>Applies to fp8 mixed precision under FSDP2 full shard (ZeRO stage 3 over more than one data-parallel rank)</source>
+        <translation>仅适用于 FSDP2 FULL_SHARD 下的 fp8 混合精度（ZeRO 阶段 3，且数据并行 rank 多于一个）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::StatusLine</name>
+    <message>
+        <source>Peak %1 per GPU (calibrated to your run)</source>
+        <translation>每 GPU 峰值 %1（已按你的实测校准）</translation>
+    </message>
+    <message>
+        <source>Peak %1 per GPU</source>
+        <translation>每 GPU 峰值 %1</translation>
+    </message>
+    <message>
+        <source>fits, %1 headroom</source>
+        <translation>放得下，余量 %1</translation>
+    </message>
+    <message>
+        <source>does not fit: over by %1</source>
+        <translation>放不下：超出 %1</translation>
+    </message>
+    <message>
+        <source>peak at %1</source>
+        <translation>峰值出现在%1</translation>
+    </message>
+    <message>
+        <source>the engine would not start</source>
+        <translation>引擎无法启动</translation>
+    </message>
+    <message>
+        <source>%1 parameters, %2 trainable</source>
+        <translation>%1 参数，%2 可训练</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>%1 参数</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::TickLabels</name>
+    <message>
+        <source>end of forward</source>
+        <translation>前向结束</translation>
+    </message>
+    <message>
+        <source>start of backward (loss)</source>
+        <translation>反向开始（损失）</translation>
+    </message>
+    <message>
+        <source>backward of the last layer</source>
+        <translation>末层反向</translation>
+    </message>
+    <message>
+        <source>end of backward</source>
+        <translation>反向结束</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>validation pass</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>text generation</source>
+        <translation>文本生成</translation>
+    </message>
+    <message>
+        <source>model load (initialisation)</source>
+        <translation>模型加载（初始化）</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <comment>a phase&apos;s short name</comment>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <comment>a phase&apos;s short name</comment>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>last layer</source>
+        <comment>a phase&apos;s short name</comment>
+        <translation>末层</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <comment>a phase&apos;s short name</comment>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <comment>a phase&apos;s short name</comment>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <comment>a phase&apos;s short name</comment>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>generation</source>
+        <comment>a phase&apos;s short name</comment>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>model load</source>
+        <comment>a phase&apos;s short name</comment>
+        <translation>加载</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::TimelineChart</name>
+    <message>
+        <source>Memory through one training step</source>
+        <translation>一个训练步内的显存</translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation>容量 %1</translation>
+    </message>
+    <message>
+        <source>peak: %1 allocated</source>
+        <translation>峰值：已分配 %1</translation>
+    </message>
+    <message>
+        <source>device %1</source>
+        <translation>设备 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 allocated</source>
+        <translation>%1：已分配 %2</translation>
+    </message>
+    <message>
+        <source>the peak of the step; the device holds %1</source>
+        <translation>训练步的峰值；设备占用 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::TrainingGroup</name>
+    <message>
+        <source>Mode, precision and optimizer</source>
+        <translation>模式、精度与优化器</translation>
+    </message>
+    <message>
+        <source>A training step: weights, gradients, optimizer states and the activations saved for backward</source>
+        <translation>一个训练步：权重、梯度、优化器状态以及为反向传播保存的激活值</translation>
+    </message>
+    <message>
+        <source>Forward only: weights and the KV cache, no gradients or optimizer states</source>
+        <translation>只有前向：权重和 KV 缓存，没有梯度和优化器状态</translation>
+    </message>
+    <message>
+        <source>Everything in fp32: 4 bytes per weight, gradient and activation</source>
+        <translation>全部使用 fp32：每个权重、梯度和激活值 4 字节</translation>
+    </message>
+    <message>
+        <source>PyTorch autocast to fp16 over fp32 weights (HF Trainer --fp16): fp32 weights, gradients and states, fp16 activations, 16-bit weight copies during forward</source>
+        <translation>在 fp32 权重上用 PyTorch autocast 到 fp16（HF Trainer --fp16）：fp32 权重、梯度和状态，fp16 激活值，前向时有 16 位权重副本</translation>
+    </message>
+    <message>
+        <source>PyTorch autocast to bf16 over fp32 weights (HF Trainer --bf16): fp32 weights, gradients and states, bf16 activations, 16-bit weight copies during forward</source>
+        <translation>在 fp32 权重上用 PyTorch autocast 到 bf16（HF Trainer --bf16）：fp32 权重、梯度和状态，bf16 激活值，前向时有 16 位权重副本</translation>
+    </message>
+    <message>
+        <source>fp16 weights and gradients with an fp32 master copy and fp32 optimizer states (Megatron, DeepSpeed fp16), loss scaling</source>
+        <translation>fp16 权重和梯度，外加 fp32 主权重副本和 fp32 优化器状态（Megatron、DeepSpeed fp16），使用损失缩放</translation>
+    </message>
+    <message>
+        <source>bf16 weights and gradients with an fp32 master copy and fp32 optimizer states (Megatron, DeepSpeed bf16, FSDP mixed precision)</source>
+        <translation>bf16 权重和梯度，外加 fp32 主权重副本和 fp32 优化器状态（Megatron、DeepSpeed bf16、FSDP 混合精度）</translation>
+    </message>
+    <message>
+        <source>Pure bf16: weights, gradients and optimizer states all in bf16, no master copy</source>
+        <translation>纯 bf16：权重、梯度和优化器状态全部为 bf16，没有主权重副本</translation>
+    </message>
+    <message>
+        <source>FP8 GEMMs (Transformer Engine): 16-bit weights plus fp8 copies of the GEMM weights, fp32 master and states</source>
+        <translation>FP8 GEMM（Transformer Engine）：16 位权重加 GEMM 权重的 fp8 副本，fp32 主权重和状态</translation>
+    </message>
+    <message>
+        <source>Plain SGD: no state</source>
+        <translation>普通 SGD：无状态</translation>
+    </message>
+    <message>
+        <source>SGD with momentum: one state per weight</source>
+        <translation>带动量的 SGD：每个权重一个状态</translation>
+    </message>
+    <message>
+        <source>Adam: two states per weight (exp_avg, exp_avg_sq)</source>
+        <translation>Adam：每个权重两个状态（exp_avg、exp_avg_sq）</translation>
+    </message>
+    <message>
+        <source>AdamW: two states per weight (exp_avg, exp_avg_sq)</source>
+        <translation>AdamW：每个权重两个状态（exp_avg、exp_avg_sq）</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 8-bit AdamW: two 1-byte states per weight plus block-wise scales</source>
+        <translation>bitsandbytes 8-bit AdamW：每个权重两个 1 字节状态，外加分块缩放因子</translation>
+    </message>
+    <message>
+        <source>bitsandbytes paged AdamW: the states in unified memory, paged out of the GPU under pressure</source>
+        <translation>bitsandbytes 分页 AdamW：状态放在统一内存中，显存紧张时换页出 GPU</translation>
+    </message>
+    <message>
+        <source>bitsandbytes paged 8-bit AdamW</source>
+        <translation>bitsandbytes 分页 8-bit AdamW</translation>
+    </message>
+    <message>
+        <source>Adafactor: a factored second moment (a row and a column per matrix)</source>
+        <translation>Adafactor：分解的二阶矩（每个矩阵一行一列）</translation>
+    </message>
+    <message>
+        <source>Lion: one momentum state per weight</source>
+        <translation>Lion：每个权重一个动量状态</translation>
+    </message>
+    <message>
+        <source>Muon: one momentum buffer per weight</source>
+        <translation>Muon：每个权重一个动量缓冲区</translation>
+    </message>
+    <message>
+        <source>Shampoo: preconditioner statistics per matrix block, 1 to 6 times the parameters</source>
+        <translation>Shampoo：每个矩阵块的预条件器统计量，为参数量的 1 到 6 倍</translation>
+    </message>
+    <message>
+        <source>Hugging Face models under Trainer, accelerate, TRL, PEFT or a plain loop</source>
+        <translation>在 Trainer、accelerate、TRL、PEFT 或普通循环下训练的 Hugging Face 模型</translation>
+    </message>
+    <message>
+        <source>A plain PyTorch training loop</source>
+        <translation>普通的 PyTorch 训练循环</translation>
+    </message>
+    <message>
+        <source>Lightning&apos;s LitGPT scripts (validation and generation phases)</source>
+        <translation>Lightning 的 LitGPT 脚本（含验证和生成阶段）</translation>
+    </message>
+    <message>
+        <source>torchtune recipes (chunked cross-entropy, optimizer in backward)</source>
+        <translation>torchtune 配方（分块交叉熵，在反向传播中执行优化器）</translation>
+    </message>
+    <message>
+        <source>torchtitan (FSDP2, float8)</source>
+        <translation>torchtitan（FSDP2、float8）</translation>
+    </message>
+    <message>
+        <source>Megatron-LM / Megatron-Core (main_grad buffers, distributed optimizer)</source>
+        <translation>Megatron-LM / Megatron-Core（main_grad 缓冲区，分布式优化器）</translation>
+    </message>
+    <message>
+        <source>DeepSpeed ZeRO engine (communication buckets)</source>
+        <translation>DeepSpeed ZeRO 引擎（通信桶）</translation>
+    </message>
+    <message>
+        <source>Unsloth (its fused kernels and loss, 16-bit frozen base, checkpoints offloaded to the host)</source>
+        <translation>Unsloth（自带融合算子和损失，16 位冻结基座，检查点卸载到主机内存）</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Training (a full step) or inference (forward only)</source>
+        <translation>训练（完整的训练步）或推理（只有前向）</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>How weights, gradients, optimizer states and activations are stored; each choice&apos;s tooltip says how</source>
+        <translation>权重、梯度、优化器状态和激活值的存储方式；各选项的提示说明具体做法</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>What the optimizer keeps per trainable weight; each choice&apos;s tooltip says what</source>
+        <translation>优化器为每个可训练权重保存的内容；各选项的提示说明具体内容</translation>
+    </message>
+    <message>
+        <source>Framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>Whose model code and engine run the step: it decides details such as fp32 logits, chunked cross-entropy, gradient buffers and bucket sizes</source>
+        <translation>由谁的模型代码和引擎执行训练步：它决定 fp32 logits、分块交叉熵、梯度缓冲区和桶大小等细节</translation>
+    </message>
+    <message>
+        <source>Applies to training only (the mode is inference)</source>
+        <translation>仅适用于训练（当前模式为推理）</translation>
+    </message>
+</context>
+</TS>
