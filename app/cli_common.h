@@ -22,6 +22,8 @@ struct Options
     bool hardware = true;  // advise: also more or larger GPUs
     int64_t requests = 0;  // advise on a serving scenario: concurrent requests (0: its own)
     int64_t tokens = 0;    // advise on a serving scenario: tokens per request (0: its own)
+    std::string scenario;  // run-report: the scenario to compare with
+    int device = 0;        // run-report: cuda:N
 };
 
 // Exits with status 2 after one printable line on stderr: "WHERE: PROBLEM", or PROBLEM alone.
@@ -33,8 +35,8 @@ Scenario loadScenario(const std::string &path);
 // The one FILE a command takes; exits when there is none or more than one.
 std::string oneFile(const Options &o, const char *command);
 
-// The commands (cli_estimate.cpp, cli_catalog.cpp, cli_calibrate.cpp); each returns the exit
-// status.
+// The commands (cli_estimate.cpp, cli_catalog.cpp, cli_calibrate.cpp, cli_runreport.cpp); each
+// returns the exit status.
 int commandEstimate(const Options &o);
 int commandParams(const Options &o);
 int commandSweep(const Options &o);
@@ -42,5 +44,6 @@ int commandSweep(const Options &o);
 int commandSolver(const Options &o, const std::string &command);
 int commandList(const std::string &what);
 int commandCalibrate(const Options &o);
+int commandRunReport(const Options &o); // cli_runreport.cpp
 
 } // namespace vramplan::cli_internal

@@ -1,7 +1,7 @@
 // vramplan-cli: the estimator for scripts (SPEC §3, "Command line"). Bad input exits with
 // status 2 and one line on stderr naming the file, the field and the problem.
 // main() and the options are here; the commands are in cli_estimate.cpp, cli_catalog.cpp,
-// cli_calibrate.cpp and cli_advise.cpp.
+// cli_calibrate.cpp, cli_advise.cpp and cli_runreport.cpp.
 
 #include "cli_advise.h"
 #include "cli_common.h"
@@ -41,6 +41,9 @@ const char *usage =
     "  calibrate FILE --metric allocated|reserved|device --measured SIZE\n"
     "                                       the scenario fitted to a measured peak (SIZE: 17.2GB,\n"
     "                                       16GiB or bytes), as scenario JSON\n"
+    "  run-report FILE... [--scenario FILE] [--device N] [--format json|table]\n"
+    "                                       a measured run (torch memory snapshot, MemTracker or\n"
+    "                                       memory_stats JSON, nvidia-smi CSV), beside the plan\n"
     "  presets | gpus                                            list the built-in catalog\n"
     "  --help | --version                                        this usage, or the version\n";
 
@@ -101,9 +104,22 @@ int64_t countOption(const std::string &name, const std::string &text, int64_t ma
     return v;
 }
 
+// --device N: the CUDA device of a run's files, 0 to 1023.
+int deviceOption(const std::string &text)
+{
+    char *end = nullptr;
+    errno = 0;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0 || v < 0 || v > 1023)
+        fail("vramplan-cli", "--device: must be a whole number from 0 to 1023, got '" +
+                                 printableLine(text, 40) + "'");
+    return int(v);
+}
+
 Options parseOptions(int argc, char **argv)
 {
     Options o;
+    const bool runReport = std::string(argv[1]) == "run-report";
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&](const char *name) {
@@ -123,6 +139,13 @@ Options parseOptions(int argc, char **argv)
             o.requests = countOption("--requests", value("--requests"), int64_t(1) << 20);
         } else if (arg == "--tokens") {
             o.tokens = countOption("--tokens", value("--tokens"), int64_t(1) << 30);
+        } else if ((arg == "--scenario" || arg == "--device") && runReport) {
+            // Only run-report's: the other commands refuse them as unknown, as before.
+            const std::string text = value(arg.c_str());
+            if (arg == "--scenario")
+                o.scenario = text;
+            else
+                o.device = deviceOption(text);
         } else if (arg == "--no-hardware") {
             o.hardware = false;
         } else if (arg == "--format")
@@ -209,6 +232,8 @@ int main(int argc, char **argv)
         }
         if (command == "presets" || command == "gpus")
             return commandList(command);
+        if (command == "run-report")
+            return commandRunReport(o);
     } catch (const std::exception &e) {
         fail("vramplan-cli", std::string("internal error: ") + e.what());
     }

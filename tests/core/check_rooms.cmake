@@ -6,8 +6,8 @@
 #
 # Levels, lowest first: the top level's basics (the scenario, the estimate's vocabulary, the
 # catalog); model/; training/ and serving/ (side by side, never each other); the estimate's
-# assembly (estimate.h and estimate*.cpp at the top); formats/; advice/. A file may include its
-# own room and any room below it.
+# assembly (estimate.h and estimate*.cpp at the top); formats/; advice/ and runs/ (side by side,
+# never each other). A file may include its own room and any room below it.
 
 cmake_minimum_required(VERSION 3.25)
 
@@ -39,6 +39,7 @@ set(allowed_serving basics model serving)
 set(allowed_assembly basics model training serving assembly)
 set(allowed_formats basics model training serving assembly formats)
 set(allowed_advice basics model training serving assembly formats advice)
+set(allowed_runs basics model training serving assembly formats runs)
 
 file(GLOB_RECURSE files RELATIVE ${CORE} ${CORE}/*.h ${CORE}/*.cpp)
 set(problems "")
