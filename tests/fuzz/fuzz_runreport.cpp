@@ -16,6 +16,7 @@
 //     CSV, the refused and truncated ones). A failing input is written to
 //     fuzz_runreport_crash.bin in the working folder before the check aborts.
 
+#include "fuzz_invariants.h"
 #include "runs/data_readers.h"
 #include "runs/run_report.h"
 #include "runs/run_source.h"
@@ -37,32 +38,17 @@
 #include <vector>
 #endif
 
+const fuzz::Target fuzz::target = {"fuzz_runreport", "fuzz_runreport_crash.bin"};
+
 namespace {
 
 using namespace vramplan;
+using fuzz::check;
+using fuzz::currentInput;
+using fuzz::violated;
 
-std::string_view currentInput;
 std::size_t picklesRead = 0, reportsMade = 0;
 
-[[noreturn]] void violated(const char *what, const std::string &detail = {})
-{
-    std::fprintf(stderr, "fuzz_runreport: invariant violated: %s%s%s\n", what,
-                 detail.empty() ? "" : ": ", detail.c_str());
-#ifndef VRAMPLAN_LIBFUZZER
-    if (FILE *f = std::fopen("fuzz_runreport_crash.bin", "wb")) {
-        std::fwrite(currentInput.data(), 1, currentInput.size(), f);
-        std::fclose(f);
-        std::fprintf(stderr, "fuzz_runreport: input written to fuzz_runreport_crash.bin\n");
-    }
-#endif
-    std::abort();
-}
-
-void check(bool condition, const char *what, const std::string &detail = {})
-{
-    if (!condition)
-        violated(what, detail);
-}
 
 void checkRefusal(const std::string &error)
 {

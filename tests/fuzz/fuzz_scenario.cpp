@@ -16,6 +16,7 @@
 //     nested inside them) plus built-in seeds. A failing input is written to
 //     fuzz_scenario_crash.json in the working folder before the check aborts.
 
+#include "fuzz_invariants.h"
 #include "estimate.h"
 #include "formats/checkpoint_folder.h"
 #include "formats/estimate_json.h"
@@ -46,35 +47,18 @@
 #include <vector>
 #endif
 
+const fuzz::Target fuzz::target = {"fuzz_scenario", "fuzz_scenario_crash.json"};
+
 namespace {
 
 using namespace vramplan;
+using fuzz::check;
+using fuzz::currentInput;
+using fuzz::violated;
 
-// The input being run, so that a failed check can save it (the standalone driver has no
-// crash-file handling of its own).
-std::string_view currentInput;
 // How far inputs got, for the standalone driver's summary.
 std::size_t scenariosAccepted = 0, hfConfigsAccepted = 0;
 
-[[noreturn]] void violated(const char *what, const std::string &detail = {})
-{
-    std::fprintf(stderr, "fuzz_scenario: invariant violated: %s%s%s\n", what,
-                 detail.empty() ? "" : ": ", detail.c_str());
-#ifndef VRAMPLAN_LIBFUZZER
-    if (FILE *f = std::fopen("fuzz_scenario_crash.json", "wb")) {
-        std::fwrite(currentInput.data(), 1, currentInput.size(), f);
-        std::fclose(f);
-        std::fprintf(stderr, "fuzz_scenario: input written to fuzz_scenario_crash.json\n");
-    }
-#endif
-    std::abort();
-}
-
-void check(bool condition, const char *what, const std::string &detail = {})
-{
-    if (!condition)
-        violated(what, detail);
-}
 
 constexpr double maxReportableBytes = 4.0e18; // estimate.cpp clamps every figure here
 
