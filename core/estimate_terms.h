@@ -123,6 +123,7 @@ enum class WarningCode
     VisionInputsWithoutTower,
     GenericModel,      // a model_type vramplan was not taught, planned from standard fields
     CheckpointDiffers, // value: the checkpoint's tensors, value2: what the layers count
+    PagedStatesSpill,  // value: bytes of paged optimizer states the device cannot hold
 };
 
 struct Warning

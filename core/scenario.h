@@ -101,6 +101,48 @@ enum class OptimizerImplementation
     Fused,
     ForLoop
 };
+// Optimizer precision (SPEC §3 extension `training.optimizer_precision`): what Megatron's
+// precision-aware optimizer (--main-params-dtype, --main-grads-dtype, --exp-avg-dtype,
+// --exp-avg-sq-dtype), DeepSpeed's bf16_master_weights_and_grads / bf16_optimizer_states and
+// torchao's low-bit AdamW (AdamW8bit, AdamW4bit, AdamWFp8) keep. `Auto`, a field the file
+// leaves out, is what `precision` and `optimizer` imply.
+enum class MasterDtype
+{
+    Auto,
+    Fp32,
+    Bf16,
+    Fp16,
+    None
+};
+enum class GradientDtype
+{
+    Auto,
+    Fp32,
+    Bf16
+};
+enum class StateDtype
+{
+    Auto,
+    Fp32,
+    Bf16,
+    Fp16,
+    Fp8,
+    Int8,
+    Int4
+};
+struct OptimizerPrecision
+{
+    MasterDtype masterWeights = MasterDtype::Auto;
+    GradientDtype gradients = GradientDtype::Auto;
+    StateDtype expAvg = StateDtype::Auto;
+    StateDtype expAvgSq = StateDtype::Auto;
+    bool present() const
+    {
+        return masterWeights != MasterDtype::Auto || gradients != GradientDtype::Auto ||
+               expAvg != StateDtype::Auto || expAvgSq != StateDtype::Auto;
+    }
+};
+
 enum class FinetuneMethod
 {
     Full,
@@ -189,6 +231,7 @@ struct TrainingConfig
     LinearKernels linearKernels = LinearKernels::Fla;
     TrainingLoop loop = TrainingLoop::Custom; // Unsloth always runs under Trainer (TRL)
     OptimizerImplementation optimizerImplementation = OptimizerImplementation::Auto;
+    OptimizerPrecision optimizerPrecision;
     // Multi-token prediction modules trained beside the model (DeepSeek-V3 §2.2; Megatron
     // --mtp-num-layers): each one more layer, eh_proj and norms, and one more logits and loss.
     int64_t mtpLayers = 0;

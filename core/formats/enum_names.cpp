@@ -82,6 +82,15 @@ VRAMPLAN_ENUM_TABLE(TrainingLoop, {TrainingLoop::Custom, "custom"},
                     {TrainingLoop::Trainer, "trainer"})
 VRAMPLAN_ENUM_TABLE(LoraAdapterDtype, {LoraAdapterDtype::Auto, "auto"},
                     {LoraAdapterDtype::Fp32, "fp32"}, {LoraAdapterDtype::Base, "base"})
+VRAMPLAN_ENUM_TABLE(MasterDtype, {MasterDtype::Auto, "auto"}, {MasterDtype::Fp32, "fp32"},
+                    {MasterDtype::Bf16, "bf16"}, {MasterDtype::Fp16, "fp16"},
+                    {MasterDtype::None, "none"})
+VRAMPLAN_ENUM_TABLE(GradientDtype, {GradientDtype::Auto, "auto"}, {GradientDtype::Fp32, "fp32"},
+                    {GradientDtype::Bf16, "bf16"})
+VRAMPLAN_ENUM_TABLE(StateDtype, {StateDtype::Auto, "auto"}, {StateDtype::Fp32, "fp32"},
+                    {StateDtype::Bf16, "bf16"}, {StateDtype::Fp16, "fp16"},
+                    {StateDtype::Fp8, "fp8"}, {StateDtype::Int8, "int8"},
+                    {StateDtype::Int4, "int4"})
 VRAMPLAN_ENUM_TABLE(OptimizerImplementation, {OptimizerImplementation::Auto, "auto"},
                     {OptimizerImplementation::Foreach, "foreach"},
                     {OptimizerImplementation::Fused, "fused"},

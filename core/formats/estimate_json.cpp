@@ -124,6 +124,10 @@ std::string warningText(const Warning &w)
         return "the checkpoint's tensors hold " + std::to_string(int64_t(w.value)) +
                " parameters, the model's layers " + std::to_string(int64_t(w.value2)) +
                ": some tensors are not modelled";
+    case WarningCode::PagedStatesSpill:
+        return "the GPU cannot hold all the paged optimizer states: " + formatBytes(w.value) +
+               " of them stay in host memory and move over PCIe at every optimizer step "
+               "(the step runs, slower)";
     case WarningCode::VisionInputsWithoutTower:
         return "training.vision gives images, but the model has no vision tower vramplan counts; "
                "they are ignored";

@@ -60,6 +60,15 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
             return fr.fail("training.finetune.base_weight_bits",
                            "must be 4, 8, 16 or 32, got " + std::to_string(bits));
     }
+    if (const json *op = r.object("optimizer_precision")) {
+        JsonReader pr(*op, "training.optimizer_precision", error);
+        auto &o = t.optimizerPrecision;
+        pr.enumeration("master_weights", o.masterWeights);
+        pr.enumeration("gradients", o.gradients);
+        pr.enumeration("exp_avg", o.expAvg);
+        pr.enumeration("exp_avg_sq", o.expAvgSq);
+        pr.finish();
+    }
     if (const json *vi = r.object("vision")) {
         JsonReader vr(*vi, "training.vision", error);
         auto &v = t.vision;

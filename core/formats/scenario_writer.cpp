@@ -165,6 +165,18 @@ json scenarioToJson(const Scenario &s)
         out["training"]["loop"] = toString(t.loop);
     if (t.optimizerImplementation != OptimizerImplementation::Auto)
         out["training"]["optimizer_implementation"] = toString(t.optimizerImplementation);
+    if (const OptimizerPrecision &o = t.optimizerPrecision; o.present()) {
+        json precision = json::object();
+        if (o.masterWeights != MasterDtype::Auto)
+            precision["master_weights"] = toString(o.masterWeights);
+        if (o.gradients != GradientDtype::Auto)
+            precision["gradients"] = toString(o.gradients);
+        if (o.expAvg != StateDtype::Auto)
+            precision["exp_avg"] = toString(o.expAvg);
+        if (o.expAvgSq != StateDtype::Auto)
+            precision["exp_avg_sq"] = toString(o.expAvgSq);
+        out["training"]["optimizer_precision"] = precision;
+    }
     if (t.vision.present() || t.vision.trainTower) {
         json vision = {{"images_per_sample", t.vision.imagesPerSample},
                        {"train_tower", t.vision.trainTower}};

@@ -31,23 +31,26 @@ const Row rows[] = {
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadOptimizerNvme,
            K::OffloadParametersCpu, K::OffloadParametersNvme, K::TensorParallel,
            K::RecomputeFull, K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer,
-           K::PagedOptimizer, K::FusedLinearLoss, K::Compile, K::LigerKernels}),
+           K::PagedOptimizer, K::FusedLinearLoss, K::Compile, K::LigerKernels,
+           K::LowBitOptimizerStates}),
      "transformers Trainer docs (use_liger_kernel: Liger's kernels and fused linear "
      "cross-entropy; torch_compile; deepspeed.md: ZeRO 1-3, offload_optimizer/offload_param to cpu "
      "or nvme; fsdp.md: FULL_SHARD, SHARD_GRAD_OP, cpu offload; tp_plan='auto'), "
      "gradient_checkpointing, PEFT, bitsandbytes optimizers (optim='adamw_bnb_8bit', "
-     "'paged_adamw_32bit'), accelerate fp8 (TransformerEngine / torchao)"},
+     "'paged_adamw_32bit'; optim='adamw_torch_8bit' / 'adamw_torch_4bit': torchao's low-bit "
+     "AdamW), accelerate fp8 (TransformerEngine / torchao)"},
     {Framework::Pytorch,
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadParametersCpu,
            K::TensorParallel, K::SequenceParallel, K::PipelineParallel, K::VirtualPipeline,
            K::ContextParallel, K::RecomputeSelective, K::RecomputeFull, K::RecomputePartial,
            K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer, K::PagedOptimizer, K::ChunkedLoss,
-           K::FusedLinearLoss, K::Compile, K::LigerKernels}),
+           K::FusedLinearLoss, K::Compile, K::LigerKernels, K::LowBitOptimizerStates}),
      "a plain loop may chunk its loss, compile, or call Liger / Cut Cross-Entropy; "
      "torch.distributed: ZeroRedundancyOptimizer, FSDP (SHARD_GRAD_OP, FULL_SHARD, "
      "CPUOffload), DTensor parallelize_module (ColwiseParallel, SequenceParallel), "
      "torch.distributed.pipelining (ScheduleInterleaved1F1B), context_parallel, "
-     "torch.utils.checkpoint with selective policies; PEFT, bitsandbytes, torchao float8"},
+     "torch.utils.checkpoint with selective policies; PEFT, bitsandbytes, torchao float8 and "
+     "torchao.optim AdamW8bit / AdamW4bit / AdamWFp8"},
     {Framework::Litgpt,
      with({K::Zero3, K::RecomputeFull, K::Lora, K::Qlora, K::EightBitOptimizer,
            K::PagedOptimizer, K::ChunkedLoss}),
@@ -56,10 +59,11 @@ const Row rows[] = {
     {Framework::Torchtune,
      with({K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadParametersCpu,
            K::TensorParallel, K::RecomputeFull, K::Lora, K::Qlora, K::Fp8, K::EightBitOptimizer,
-           K::PagedOptimizer, K::ChunkedLoss, K::Compile}),
+           K::PagedOptimizer, K::ChunkedLoss, K::Compile, K::LowBitOptimizerStates}),
      "torchtune CEWithChunkedOutputLoss; compile: True; torchtune recipes: FSDP2 fully_shard (fsdp_reshard_after_forward), fsdp_cpu_offload, "
      "tensor_parallel_dim, enable_activation_checkpointing, LoRA/QLoRA recipes, "
-     "enable_fp8_training, bitsandbytes PagedAdamW in the low-memory configs"},
+     "enable_fp8_training, bitsandbytes PagedAdamW in the low-memory configs, "
+     "optimizer._component_ torchao.optim.AdamW8bit / AdamW4bit"},
     {Framework::Torchtitan,
      with({K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadParametersCpu,
            K::TensorParallel, K::SequenceParallel, K::PipelineParallel, K::VirtualPipeline,
@@ -73,20 +77,24 @@ const Row rows[] = {
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::TensorParallel,
            K::SequenceParallel, K::PipelineParallel, K::VirtualPipeline, K::ContextParallel,
            K::ExpertParallel, K::RecomputeSelective, K::RecomputeFull, K::RecomputePartial,
-           K::Fp8}),
+           K::Fp8, K::PrecisionAwareOptimizer}),
      "Megatron-LM arguments: --use-distributed-optimizer, --use-megatron-fsdp "
      "(optim_grads, optim_grads_params), --optimizer-cpu-offload, --tensor/--pipeline/"
      "--context/--expert-model-parallel-size, --num-layers-per-virtual-pipeline-stage, "
      "--sequence-parallel, --recompute-granularity selective|full with --recompute-num-layers, "
-     "--fp8-format; no parameter offload, no NVMe, no LoRA"},
+     "--fp8-format, --use-precision-aware-optimizer (--main-params-dtype fp32|fp16, "
+     "--main-grads-dtype fp32|bf16, --exp-avg-dtype / --exp-avg-sq-dtype fp32|fp16|bf16|fp8); "
+     "no parameter offload, no NVMe, no LoRA"},
     {Framework::Deepspeed,
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadOptimizerNvme,
            K::OffloadParametersCpu, K::OffloadParametersNvme, K::PipelineParallel,
            K::ContextParallel, K::ExpertParallel, K::RecomputeFull, K::Lora, K::Qlora,
-           K::EightBitOptimizer, K::PagedOptimizer, K::FusedLinearLoss, K::LigerKernels}),
+           K::EightBitOptimizer, K::PagedOptimizer, K::FusedLinearLoss, K::LigerKernels,
+           K::PrecisionAwareOptimizer}),
      "DeepSpeed config: zero_optimization stage 1-3, offload_optimizer/offload_param device "
      "cpu|nvme, PipelineModule, Ulysses sequence parallelism (as context parallel), "
-     "deepspeed.moe expert parallelism, activation_checkpointing; LoRA/QLoRA and "
+     "deepspeed.moe expert parallelism, activation_checkpointing, bf16 "
+     "bf16_master_weights_and_grads / bf16_optimizer_states; LoRA/QLoRA and "
      "bitsandbytes optimizers, Liger kernels and loss through transformers"},
     {Framework::Unsloth,
      with({K::RecomputeFull, K::Lora, K::Qlora, K::EightBitOptimizer, K::PagedOptimizer,
@@ -145,6 +153,8 @@ std::string_view knobLabel(Knob knob)
         "a fused linear cross-entropy",
         "torch.compile",
         "Liger kernels",
+        "a precision-aware optimizer (16-bit or fp8 master weights, gradients or states)",
+        "low-bit optimizer states (torchao int8 / int4 / fp8 AdamW)",
     };
     const int i = static_cast<int>(knob);
     return i >= 0 && i < knobCount ? labels[i] : "?";
@@ -213,6 +223,23 @@ int missingCapabilities(const Scenario &s, Knob out[knobCount])
     use(Knob::FusedLinearLoss, training && t.loss == LossKind::FusedLinear);
     use(Knob::Compile, t.compile);
     use(Knob::LigerKernels, t.kernels == Kernels::Liger);
+    // Which optimizer_precision asks for: int8 / int4 states are torchao's, and so is fp8
+    // outside Megatron; anything else chosen per field is a precision-aware optimizer's.
+    const OptimizerPrecision &o = t.optimizerPrecision;
+    const auto lowBit = [&](StateDtype d) {
+        return d == StateDtype::Int8 || d == StateDtype::Int4 ||
+               (d == StateDtype::Fp8 && s.framework != Framework::Megatron);
+    };
+    const auto sixteenBit = [&](StateDtype d) {
+        return d == StateDtype::Bf16 || d == StateDtype::Fp16 ||
+               (d == StateDtype::Fp8 && s.framework == Framework::Megatron);
+    };
+    use(Knob::LowBitOptimizerStates, training && (lowBit(o.expAvg) || lowBit(o.expAvgSq)));
+    use(Knob::PrecisionAwareOptimizer,
+        training && ((o.masterWeights != MasterDtype::Auto && o.masterWeights != MasterDtype::Fp32) ||
+                     o.gradients == GradientDtype::Bf16 ||
+                     ((sixteenBit(o.expAvg) || sixteenBit(o.expAvgSq)) &&
+                      t.precision != Precision::Bf16)));
     int n = 0;
     for (int k = 0; k < knobCount; ++k)
         if (uses[k] && !frameworkHas(s.framework, static_cast<Knob>(k)))

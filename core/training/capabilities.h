@@ -36,6 +36,11 @@ enum class Knob
     FusedLinearLoss, // head and cross-entropy fused (Liger, Cut Cross-Entropy, Unsloth)
     Compile,         // torch.compile of the model (and loss)
     LigerKernels,    // Liger-Kernel's fused norm / gated-activation / RoPE kernels
+    // training.optimizer_precision: 16-bit (or Megatron's fp8) master weights, gradients or
+    // states chosen per field (Megatron's precision-aware optimizer, DeepSpeed's
+    // bf16_master_weights_and_grads / bf16_optimizer_states)
+    PrecisionAwareOptimizer,
+    LowBitOptimizerStates, // torchao's AdamW8bit, AdamW4bit, AdamWFp8 (int8 / int4 / fp8 states)
     Count
 };
 constexpr int knobCount = static_cast<int>(Knob::Count);

@@ -20,7 +20,8 @@ LayerStateSums layerStateSums(const StageContext &c, const StatesSetup &k,
     const double dp = k.dp;
     const double dpExpert = std::max(1.0, dp / double(c.ep));
     const bool z1 = k.z1, z2 = k.z2, z3 = k.z3;
-    const double wb = k.wb, gb = k.gb, sb = k.sb;
+    const double wb = k.wb, gb = k.gb, mb = k.masterBytes;
+    const StateBytes sb = k.sb;
     const bool master = k.master;
     const int64_t bits = c.t.finetune.baseWeightBits;
     const bool gradlessIndexer =
@@ -47,7 +48,7 @@ LayerStateSums layerStateSums(const StageContext &c, const StatesSetup &k,
             sums.optimizerSharded += ob / (z1 ? shard : 1.0);
             sums.grads += n * gb / (z2 ? shard : 1.0);
             if (master)
-                sums.master += n * 4 / (z1 ? shard : 1.0);
+                sums.master += n * mb / (z1 ? shard : 1.0);
         } else {
             // The frozen base: QLoRA quantises the linear layers; norms and router stay 16-bit.
             double bytes = 2;
@@ -76,7 +77,8 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
     const bool z1 = k.z1, z2 = k.z2, z3 = k.z3;
     const auto fw = k.fw;
     const bool headQuantised = k.headQuantised;
-    const double wb = k.wb, gb = k.gb, sb = k.sb;
+    const double wb = k.wb, gb = k.gb, mb = k.masterBytes;
+    const StateBytes sb = k.sb;
     const bool master = k.master;
 
     StateTotals totals;
@@ -152,7 +154,7 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
         optimizerSharded += ob / (z1 ? dp : 1.0);
         gradsSharded += n * gb / (z2 ? dp : 1.0);
         if (master)
-            masterSharded += n * 4 / (z1 ? dp : 1.0);
+            masterSharded += n * mb / (z1 ? dp : 1.0);
     };
 
     // --- embeddings, final norm, heads ----------------------------------------------------
@@ -222,7 +224,7 @@ StateTotals sumModelStates(const StageContext &c, const StatesSetup &k)
         const bool peft =
             fw == Framework::Transformers || fw == Framework::Deepspeed || fw == Framework::Pytorch;
         const double ab = peft ? 4.0 : wb;
-        const double asb = peft ? 4.0 : sb;
+        const StateBytes asb = peft ? stateBytes(c, 4.0) : sb;
         double n = 0;
         for (const auto &group : c.layerGroups())
             if (group.count > 0)
@@ -261,6 +263,23 @@ StatesSetup statesSetup(const StageContext &c)
     k.gb = gradientBytes(c);
     k.sb = stateBytes(c);
     k.master = mixedMaster(c.t.precision) && !fsdpFp32Shards(c);
+    // training.optimizer_precision.master_weights: Megatron's --main-params-dtype, DeepSpeed's
+    // bf16_master_weights_and_grads; "none" steps the 16-bit weights themselves. Where the
+    // weights are fp32 already (fp32, AMP, FSDP's fp32 shards) there is no copy to make.
+    switch (c.t.optimizerPrecision.masterWeights) {
+    case MasterDtype::Auto:
+        break;
+    case MasterDtype::Fp32:
+        k.master = k.master || c.t.precision == Precision::Bf16;
+        break;
+    case MasterDtype::Bf16:
+    case MasterDtype::Fp16:
+        k.masterBytes = 2;
+        break;
+    case MasterDtype::None:
+        k.master = false;
+        break;
+    }
     k.paged = pagedOptimizer(c.t.optimizer);
     k.computeWeightBytes = c.fp32 ? 4.0 : 2.0;
     k.fabricUnsharded = k.fw == Framework::Litgpt && k.z3 && c.dp > 1;
@@ -367,8 +386,12 @@ void addModelStates(const StageContext &c, ItemSink &out)
                 "Adafactor rows+cols / shards (from ZeRO-1)",
                 "SPEC §2 optimizer states", states, 1, steadyPhases, paged);
         if (c.full && master)
-            out.add(O, "fp32 master weights", "trainable elements * 4 / shards (from ZeRO-1)",
-                    "Micikevicius et al. 2018 §3.1", masterSharded, 1, steadyPhases);
+            out.add(O, k.masterBytes == 4 ? "fp32 master weights" : "16-bit master weights",
+                    k.masterBytes == 4 ? "trainable elements * 4 / shards (from ZeRO-1)"
+                                       : "trainable elements * 2 / shards (from ZeRO-1)",
+                    k.masterBytes == 4 ? "Micikevicius et al. 2018 §3.1"
+                                       : "training.optimizer_precision.master_weights",
+                    masterSharded, 1, steadyPhases);
     }
 
     // --- temporaries tied to the weights ----------------------------------------------------

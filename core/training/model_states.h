@@ -29,8 +29,10 @@ struct StatesSetup
     // Lightning's BitsandbytesPrecision converts every nn.Linear, the head included (no
     // ignore_modules in LitGPT's finetune scripts); transformers keeps the head in 16 bits.
     bool headQuantised = false;
-    double wb = 2, gb = 2, sb = 4; // bytes of a weight, a gradient, an optimizer-state element
-    bool master = false;           // a separate fp32 master copy
+    double wb = 2, gb = 2; // bytes of a weight and of a gradient
+    StateBytes sb;         // bytes of an optimizer-state element, per state
+    bool master = false;   // a separate master copy of the weights
+    double masterBytes = 4; // its element: fp32, or optimizer_precision.master_weights
     bool paged = false;            // paged optimizer states (unified memory)
     double computeWeightBytes = 2;
     // Lightning Fabric's FSDP1 keeps unsharded 16-bit weights (fsdp_buffers.cpp).

@@ -15,7 +15,7 @@ void addOptimizerStepBuffers(const StageContext &c, const StatesSetup &k,
     const bool z1 = k.z1;
     const bool offloadStates = k.offloadStates;
     const auto fw = k.fw;
-    const double sb = k.sb;
+    const double sb = k.sb.second; // the intermediate is exp_avg_sq's sqrt
     const double trainable = totals.trainable;
     constexpr auto T = Component::Temporary;
     if (!offloadStates && !c.optimizerInBackward && foreachTemporaries(c)) {

@@ -44,6 +44,16 @@ inline double gradientBytes(const StageContext &c)
 {
     if (c.fp32 || c.amp)
         return 4;
+    // training.optimizer_precision.gradients: Megatron's --main-grads-dtype (the main_grad
+    // buffer), DeepSpeed's bf16_master_weights_and_grads.
+    switch (c.t.optimizerPrecision.gradients) {
+    case GradientDtype::Fp32:
+        return 4;
+    case GradientDtype::Bf16:
+        return 2;
+    case GradientDtype::Auto:
+        break;
+    }
     if (mixedMaster(c.t.precision) && (c.s.framework == Framework::Megatron || fsdpFp32Shards(c)))
         return 4; // Megatron's fp32 main_grad buffer; FSDP's fp32 sharded gradients
     return 2;     // DeepSpeed and plain PyTorch keep gradients in the weights' 16-bit dtype
@@ -56,35 +66,87 @@ constexpr int64_t min8bitElements = 4096;
 // Distributed Shampoo's default max_preconditioner_dim: matrices are blocked to 1024 x 1024.
 constexpr int64_t shampooBlock = 1024;
 
-// Bytes of one optimizer-state element: fp32, except pure bf16 where plain PyTorch creates the
-// states like the parameters (torch.optim.AdamW: zeros_like(param)).
-inline double stateBytes(const StageContext &c)
+// Bytes of one element of each optimizer state: the first moment (exp_avg, the momentum of
+// SGD, Lion and Muon) and the second (exp_avg_sq).
+struct StateBytes
 {
-    return c.t.precision == Precision::Bf16 ? 2 : 4;
+    double first = 4, second = 4;
+    // torchao's low-bit optimizers quantise a tensor only from 4096 elements on and keep smaller
+    // ones in the parameter's dtype (torchao/optim/adam.py _AdamBase._new_buffer).
+    bool lowBit = false;
+    double small = 4;
+};
+
+// One element of a state of dtype `d`; `fallback` is what precision and optimizer imply.
+// torchao's 8-bit and fp8 states carry one fp32 scale per 256-element block, its 4-bit states
+// one per 128 (torchao/optim/subclass_8bit.py, subclass_4bit.py, subclass_fp8.py: block_size);
+// Megatron's precision-aware optimizer (Transformer Engine's FusedAdam) scales an fp8 state per
+// tensor, a negligible scalar.
+inline double stateElementBytes(StateDtype d, Framework fw, double fallback)
+{
+    switch (d) {
+    case StateDtype::Auto:
+        return fallback;
+    case StateDtype::Fp32:
+        return 4;
+    case StateDtype::Bf16:
+    case StateDtype::Fp16:
+        return 2;
+    case StateDtype::Fp8:
+        return fw == Framework::Megatron || fw == Framework::Deepspeed ? 1 : 1 + 4.0 / 256;
+    case StateDtype::Int8:
+        return 1 + 4.0 / 256;
+    case StateDtype::Int4:
+        return 0.5 + 4.0 / 128;
+    }
+    return fallback;
+}
+
+inline bool lowBitState(StateDtype d)
+{
+    return d == StateDtype::Fp8 || d == StateDtype::Int8 || d == StateDtype::Int4;
+}
+
+// The states' element bytes: fp32, except pure bf16 where plain PyTorch creates the states like
+// the parameters (torch.optim.AdamW: zeros_like(param)); `fallback` overrides that default
+// (PEFT's fp32 adapters); training.optimizer_precision overrides both.
+inline StateBytes stateBytes(const StageContext &c, double fallback = 0)
+{
+    const double implied = fallback > 0 ? fallback : c.t.precision == Precision::Bf16 ? 2 : 4;
+    const OptimizerPrecision &o = c.t.optimizerPrecision;
+    const Framework fw = c.s.framework;
+    StateBytes b;
+    b.first = stateElementBytes(o.expAvg, fw, implied);
+    b.second = stateElementBytes(o.expAvgSq, fw, implied);
+    b.lowBit = fw != Framework::Megatron && (lowBitState(o.expAvg) || lowBitState(o.expAvgSq));
+    b.small = implied;
+    return b;
 }
 
 // Optimizer state bytes of one trainable tensor of `rows` x `cols` (`n` elements in all).
-inline double optimizerBytes(Optimizer o, double sb, double n, int64_t rows, int64_t cols,
+inline double optimizerBytes(Optimizer o, StateBytes sb, double n, int64_t rows, int64_t cols,
                              bool inLayer)
 {
     const bool matrix = cols > 1;
+    if (sb.lowBit && double(rows) * double(cols) < 4096)
+        sb.first = sb.second = sb.small;
     switch (o) {
     case Optimizer::Sgd:
         return 0;
     case Optimizer::SgdMomentum:
     case Optimizer::Lion:
-        return sb * n;
+        return sb.first * n;
     case Optimizer::Adam:
     case Optimizer::Adamw:
     case Optimizer::PagedAdamw:
-        return 2 * sb * n;
+        return (sb.first + sb.second) * n;
     case Optimizer::Adamw8bit:
     case Optimizer::PagedAdamw8bit:
         return double(rows) * cols < min8bitElements ? 8 * n : (2 + 2 * blockwise8bitOverhead) * n;
     case Optimizer::Muon:
         // Muon keeps one momentum buffer for the hidden matrices; embeddings, head and vectors
         // go to its AdamW fallback (Jordan et al. 2024, reference implementation).
-        return matrix && inLayer ? sb * n : 2 * sb * n;
+        return matrix && inLayer ? sb.first * n : (sb.first + sb.second) * n;
     case Optimizer::Adafactor: {
         // HF Adafactor without first moment: factored second moment, a row and a column vector
         // per matrix; a full second moment for vectors (Shazeer & Stern 2018, §3).
@@ -95,7 +157,7 @@ inline double optimizerBytes(Optimizer o, double sb, double n, int64_t rows, int
     }
     case Optimizer::Shampoo: {
         if (!matrix)
-            return 2 * sb * n;
+            return (sb.first + sb.second) * n;
         // Per block: left and right factors and their inverse roots, fp32; plus momentum and
         // the grafting accumulator per element.
         const double copies = n / (double(rows) * cols);
@@ -103,7 +165,8 @@ inline double optimizerBytes(Optimizer o, double sb, double n, int64_t rows, int
         const double br = double(std::min(rows, shampooBlock));
         const double bc = double(std::min(cols, shampooBlock));
         const double perBlock = 2 * (br * br + bc * bc) * 4;
-        return copies * double(blocks(rows)) * double(blocks(cols)) * perBlock + 2 * sb * n;
+        return copies * double(blocks(rows)) * double(blocks(cols)) * perBlock +
+               (sb.first + sb.second) * n;
     }
     }
     return 0;

@@ -358,6 +358,13 @@ void TestScenarioParsing::badDocuments_data()
     QTest::newRow("finetune an array")
         << doc(R"("training": {"finetune": []})") << "training.finetune: ";
     QTest::newRow("moe a number") << doc(R"("model": {"moe": 8})") << "model.moe: ";
+    QTest::newRow("optimizer precision: unknown dtype")
+        << doc(R"("training": {"optimizer_precision": {"exp_avg": "int2"}})")
+        << "training.optimizer_precision.exp_avg: must be one of auto, fp32, bf16, fp16, fp8, "
+           "int8 or int4, got \"int2\"";
+    QTest::newRow("optimizer precision: unknown key")
+        << doc(R"("training": {"optimizer_precision": {"master": "fp16"}})")
+        << "training.optimizer_precision.master: unknown key";
 
     // Unknown keys, at every level, by their full dotted path.
     QTest::newRow("unknown key: top") << doc(R"("modle": {})") << "modle: unknown key";
@@ -681,6 +688,10 @@ void TestScenarioParsing::roundTrip_data()
     QTest::newRow("qwen3 with q/k norms switched off, imbalanced experts")
         << doc(R"("model": {"preset": "qwen3-30b-a3b", "qk_norm": "none",
                             "moe": {"imbalance": 1.7, "capacity_factor": 1.25}})");
+    QTest::newRow("optimizer precision (issue 22)")
+        << doc(R"("framework": "megatron",
+                  "training": {"optimizer_precision": {"master_weights": "fp16",
+                               "gradients": "bf16", "exp_avg": "fp8", "exp_avg_sq": "bf16"}})");
 }
 
 void TestScenarioParsing::roundTrip()

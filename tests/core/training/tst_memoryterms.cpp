@@ -120,48 +120,91 @@ void TestMemoryTerms::modelStates_data()
     QTest::addColumn<double>("gradients");
     QTest::addColumn<double>("states");
     QTest::addColumn<double>("master");
+    QTest::addColumn<QString>("optimizerPrecision"); // training.optimizer_precision, if any
     // SPEC §2 recipes: weights / gradients / optimizer states per parameter.
     QTest::newRow("fp32 AdamW") << "pytorch"
                                 << "fp32"
-                                << "adamw" << 1 << 0 << 4.0 << 4.0 << 8.0 << 0.0;
+                                << "adamw" << 1 << 0 << 4.0 << 4.0 << 8.0 << 0.0 << QString();
     QTest::newRow("AMP bf16 AdamW") << "pytorch"
                                     << "amp_bf16"
-                                    << "adamw" << 1 << 0 << 4.0 << 4.0 << 8.0 << 0.0;
+                                    << "adamw" << 1 << 0 << 4.0 << 4.0 << 8.0 << 0.0 << QString();
     QTest::newRow("pure bf16 AdamW") << "pytorch"
                                      << "bf16"
-                                     << "adamw" << 1 << 0 << 2.0 << 2.0 << 4.0 << 0.0;
+                                     << "adamw" << 1 << 0 << 2.0 << 2.0 << 4.0 << 0.0 << QString();
     QTest::newRow("bf16 mixed, DeepSpeed") << "deepspeed"
                                            << "bf16_mixed"
-                                           << "adamw" << 1 << 0 << 2.0 << 2.0 << 8.0 << 4.0;
+                                           << "adamw" << 1 << 0 << 2.0 << 2.0 << 8.0 << 4.0 << QString();
     QTest::newRow("bf16 mixed, Megatron main_grad")
         << "megatron"
         << "bf16_mixed"
-        << "adamw" << 1 << 0 << 2.0 << 4.0 << 8.0 << 4.0;
+        << "adamw" << 1 << 0 << 2.0 << 4.0 << 8.0 << 4.0 << QString();
     // Megatron's distributed optimizer: 6 + 12/dp (SPEC §2).
     QTest::newRow("Megatron distributed optimizer, dp 8")
         << "megatron"
         << "bf16_mixed"
-        << "adamw" << 8 << 1 << 2.0 << 4.0 << 1.0 << 0.5;
+        << "adamw" << 8 << 1 << 2.0 << 4.0 << 1.0 << 0.5 << QString();
     // ZeRO-3 on 64 GPUs divides every state by 64 (Rajbhandari et al. 2020, §5.3: (2+2+12)/Nd).
     QTest::newRow("ZeRO-3 on 64 GPUs")
         << "deepspeed"
         << "bf16_mixed"
-        << "adamw" << 64 << 3 << 2.0 / 64 << 2.0 / 64 << 8.0 / 64 << 4.0 / 64;
+        << "adamw" << 64 << 3 << 2.0 / 64 << 2.0 / 64 << 8.0 / 64 << 4.0 / 64 << QString();
     QTest::newRow("ZeRO-2 on 8 GPUs") << "deepspeed"
                                       << "bf16_mixed"
-                                      << "adamw" << 8 << 2 << 2.0 << 2.0 / 8 << 1.0 << 0.5;
+                                      << "adamw" << 8 << 2 << 2.0 << 2.0 / 8 << 1.0 << 0.5 << QString();
     QTest::newRow("ZeRO-1 on 4 GPUs") << "deepspeed"
                                       << "bf16_mixed"
-                                      << "adamw" << 4 << 1 << 2.0 << 2.0 << 2.0 << 1.0;
+                                      << "adamw" << 4 << 1 << 2.0 << 2.0 << 2.0 << 1.0 << QString();
     QTest::newRow("SGD") << "pytorch"
                          << "fp32"
-                         << "sgd" << 1 << 0 << 4.0 << 4.0 << 0.0 << 0.0;
+                         << "sgd" << 1 << 0 << 4.0 << 4.0 << 0.0 << 0.0 << QString();
     QTest::newRow("SGD momentum") << "pytorch"
                                   << "fp32"
-                                  << "sgd_momentum" << 1 << 0 << 4.0 << 4.0 << 4.0 << 0.0;
+                                  << "sgd_momentum" << 1 << 0 << 4.0 << 4.0 << 4.0 << 0.0 << QString();
     QTest::newRow("Lion, pure bf16") << "pytorch"
                                      << "bf16"
-                                     << "lion" << 1 << 0 << 2.0 << 2.0 << 2.0 << 0.0;
+                                     << "lion" << 1 << 0 << 2.0 << 2.0 << 2.0 << 0.0 << QString();
+    // SPEC §3 extension training.optimizer_precision. Megatron's precision-aware optimizer
+    // (--use-precision-aware-optimizer --main-params-dtype fp16 --exp-avg-dtype bf16
+    // --exp-avg-sq-dtype bf16): 16-bit master weights and states, the fp32 main_grad buffer.
+    QTest::newRow("Megatron precision-aware, bf16 states, fp16 master")
+        << "megatron"
+        << "bf16_mixed"
+        << "adamw" << 1 << 0 << 2.0 << 4.0 << 4.0 << 2.0
+        << R"({"master_weights":"fp16","exp_avg":"bf16","exp_avg_sq":"bf16"})";
+    // fp8 states (Transformer Engine's FusedAdam, one scale per tensor) and bf16 main grads.
+    QTest::newRow("Megatron precision-aware, fp8 states, bf16 grads")
+        << "megatron"
+        << "bf16_mixed"
+        << "adamw" << 1 << 0 << 2.0 << 2.0 << 2.0 << 4.0
+        << R"({"gradients":"bf16","exp_avg":"fp8","exp_avg_sq":"fp8"})";
+    // DeepSpeed bf16_master_weights_and_grads + bf16_optimizer_states.
+    QTest::newRow("DeepSpeed bf16 master, grads and states")
+        << "deepspeed"
+        << "bf16_mixed"
+        << "adamw" << 1 << 0 << 2.0 << 2.0 << 4.0 << 2.0
+        << R"({"master_weights":"bf16","gradients":"bf16","exp_avg":"bf16","exp_avg_sq":"bf16"})";
+    // torchao AdamW8bit / AdamW4bit on pure bf16: 1 byte (or half a byte) per state element
+    // plus an fp32 scale per 256-element (128-element) block; every Llama-2-7B tensor has at
+    // least 4096 elements, so all are quantised.
+    QTest::newRow("torchao 8-bit AdamW, pure bf16")
+        << "pytorch"
+        << "bf16"
+        << "adamw" << 1 << 0 << 2.0 << 2.0 << 2 * (1 + 4.0 / 256) << 0.0
+        << R"({"exp_avg":"int8","exp_avg_sq":"int8"})";
+    QTest::newRow("torchao 4-bit AdamW, pure bf16")
+        << "pytorch"
+        << "bf16"
+        << "adamw" << 1 << 0 << 2.0 << 2.0 << 2 * (0.5 + 4.0 / 128) << 0.0
+        << R"({"exp_avg":"int4","exp_avg_sq":"int4"})";
+    // Pure bf16 weights with an fp32 master copy; and a mixed run told to keep none.
+    QTest::newRow("pure bf16 with fp32 master weights")
+        << "pytorch"
+        << "bf16"
+        << "adamw" << 1 << 0 << 2.0 << 2.0 << 4.0 << 4.0 << R"({"master_weights":"fp32"})";
+    QTest::newRow("bf16 mixed, no master copy")
+        << "deepspeed"
+        << "bf16_mixed"
+        << "adamw" << 1 << 0 << 2.0 << 2.0 << 8.0 << 0.0 << R"({"master_weights":"none"})";
 }
 
 void TestMemoryTerms::modelStates()
@@ -175,9 +218,12 @@ void TestMemoryTerms::modelStates()
     QFETCH(double, gradients);
     QFETCH(double, states);
     QFETCH(double, master);
-    const std::string training = "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"" +
-                                 precision.toStdString() + "\",\"optimizer\":\"" +
-                                 optimizer.toStdString() + "\"";
+    QFETCH(QString, optimizerPrecision);
+    std::string training = "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"" +
+                           precision.toStdString() + "\",\"optimizer\":\"" +
+                           optimizer.toStdString() + "\"";
+    if (!optimizerPrecision.isEmpty())
+        training += ",\"optimizer_precision\":" + optimizerPrecision.toStdString();
     const std::string parallel =
         "\"gpus\":" + std::to_string(gpus) + ",\"zero_stage\":" + std::to_string(zero);
     const Estimate e = estimate(test::parseOrFail(
@@ -188,7 +234,9 @@ void TestMemoryTerms::modelStates()
     QVERIFY(test::relativelyClose(itemBytes(e, "weights"), weights * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(gradientBytes, gradients * llama2_7b, 1e-12));
     QVERIFY(test::relativelyClose(itemBytes(e, "optimizer states"), states * llama2_7b, 1e-12));
-    QVERIFY(test::relativelyClose(itemBytes(e, "fp32 master weights"), master * llama2_7b, 1e-12));
+    QVERIFY(test::relativelyClose(
+        itemBytes(e, "fp32 master weights") + itemBytes(e, "16-bit master weights"),
+        master * llama2_7b, 1e-12));
 }
 
 // DeepSpeed ZeRO-3's flat buffer of gradient partitions exists from initialisation: at the
