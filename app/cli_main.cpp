@@ -4,6 +4,7 @@
 // cli_calibrate.cpp, cli_advise.cpp and cli_runreport.cpp.
 
 #include "cli_advise.h"
+#include "cli_import.h"
 #include "cli_common.h"
 
 #include "advice/serving_advice.h"
@@ -44,6 +45,10 @@ const char *usage =
     "  run-report FILE... [--scenario FILE] [--device N] [--format json|table]\n"
     "                                       a measured run (torch memory snapshot, MemTracker or\n"
     "                                       memory_stats JSON, nvidia-smi CSV), beside the plan\n"
+    "  import FILE... [--model PRESET|CONFIG|DIR] [--gpus N] [--gpu PRESET] [--explain]\n"
+    "                                       a DeepSpeed, HF/TRL, Axolotl, LLaMA-Factory,\n"
+    "                                       torchtune or Accelerate config as a scenario\n"
+    "                                       (--explain: each field's origin)\n"
     "  presets | gpus                                            list the built-in catalog\n"
     "  --help | --version                                        this usage, or the version\n";
 
@@ -205,6 +210,8 @@ int main(int argc, char **argv)
         return 0;
     }
     try {
+        if (command == "import") // its own options (cli_import.cpp)
+            return commandImport(argc, argv);
         const Options o = parseOptions(argc, argv);
         if (command == "estimate")
             return commandEstimate(o);

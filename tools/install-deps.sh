@@ -3,6 +3,8 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ qt6-base-dev qt6-svg-dev libqcustomplot-dev nlohmann-json3-dev
           libbenchmark-dev
+          # importing training setups (core/imports/, vramplan-cli import): YAML and TOML parsers
+          libyaml-cpp-dev libtomlplusplus-dev
           # the Simplified Chinese interface (docs/languages.md): Qt's LinguistTools (CMake's
           # qt_add_translations, lupdate, lrelease), Qt's own translations, a Chinese font for
           # the window offscreen (tests, screenshots)

@@ -40,6 +40,7 @@ set(allowed_assembly basics model training serving assembly)
 set(allowed_formats basics model training serving assembly formats)
 set(allowed_advice basics model training serving assembly formats advice)
 set(allowed_runs basics model training serving assembly formats runs)
+set(allowed_imports basics model training serving assembly formats imports)
 
 file(GLOB_RECURSE files RELATIVE ${CORE} ${CORE}/*.h ${CORE}/*.cpp)
 set(problems "")
