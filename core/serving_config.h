@@ -71,6 +71,13 @@ struct ServingConfig
     // of its memory accounting applies (serving/, docs/serving.md). Absent: the current
     // release (vLLM >= 0.21: the CUDA-graph estimate comes out of the KV budget).
     FrameworkVersion engineVersion;
+    // The load to serve (extensions `target_requests`, `target_tokens` of the `serving`
+    // object, issue 21 #6): N concurrent requests of L tokens each, what "Make it fit" and
+    // `vramplan-cli advise` search for (advice/serving_advice.h; the CLI's --requests and
+    // --tokens override them). 0: one request (transformers: the micro-batch) of max_model_len,
+    // the engine's own start-up condition; never max_num_seqs, a scheduler cap, not a load.
+    int64_t targetRequests = 0;
+    int64_t targetTokens = 0;
     // transformers generate only (extensions of the `serving` object):
     int64_t maxNewTokens = 256;
     GenerateCache cache = GenerateCache::Dynamic;

@@ -11,20 +11,8 @@
 <context>
     <name>HelpMenu</name>
     <message>
-        <source>vramplan Help</source>
-        <translation>vramplan 帮助</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;vramplan&lt;/b&gt; estimates the memory each GPU needs for a training run or an inference server, item by item, and what to change when it does not fit.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Controls&lt;/b&gt; (left): the model (a preset, or File &amp;gt; Import Hugging Face config.json), batch and sequence, precision and optimizer, memory savers, parallelism, the GPU.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Breakdown&lt;/b&gt;: memory per GPU at the peak against the GPU&apos;s capacity; hover a segment for its largest items and their formulas.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Make it fit&lt;/b&gt;: changes that would make the run fit, best first; hover one to preview it, click to apply it (Ctrl+Z undoes it).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Curves and timeline&lt;/b&gt;: memory against micro-batch, sequence length and GPU count, and through one training step.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Compare&lt;/b&gt;: scenarios side by side (Ctrl+D adds the current one).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;How each term is computed and how close the estimates come to measured runs: docs/accuracy.md, docs/models.md, docs/serving.md and docs/training_stacks.md in vramplan&apos;s sources.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;vramplan&lt;/b&gt; 逐项估算一次训练或一个推理服务在每张 GPU 上需要多少显存，并告诉你放不下时该改什么。&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;控制面板&lt;/b&gt;（左侧）：模型（预设，或通过“文件 &amp;gt; 导入 Hugging Face config.json”）、批次与序列、精度与优化器、显存节省手段、并行方式、GPU。&lt;/li&gt;&lt;li&gt;&lt;b&gt;显存构成&lt;/b&gt;：峰值时每张 GPU 的显存与 GPU 容量的对比；将鼠标悬停在某一段上，可查看其中最大的几项及其公式。&lt;/li&gt;&lt;li&gt;&lt;b&gt;显存适配建议&lt;/b&gt;：能让这次运行放得下的改动，最优的排在前面；悬停可预览，单击即应用（Ctrl+Z 撤销）。&lt;/li&gt;&lt;li&gt;&lt;b&gt;曲线与时间线&lt;/b&gt;：显存随微批次、序列长度和 GPU 数量的变化，以及一个训练步内的变化。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对比&lt;/b&gt;：并排比较多个场景（Ctrl+D 添加当前场景）。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;每一项如何计算、估算与实测有多接近：见 vramplan 源码中的 docs/accuracy.md、docs/models.md、docs/serving.md 和 docs/training_stacks.md。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>vramplan &amp;Help</source>
-        <translation>vramplan 帮助(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;About vramplan</source>
@@ -35,8 +23,16 @@
         <translation>关于 vramplan</translation>
     </message>
     <message>
-        <source>&lt;b&gt;vramplan&lt;/b&gt; %1&lt;br&gt;Will this training run fit on my GPUs, and what do I change if it doesn&apos;t?&lt;br&gt;&lt;br&gt;GPL-3.0-or-later.</source>
-        <translation>&lt;b&gt;vramplan&lt;/b&gt; %1&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话该改什么？&lt;br&gt;&lt;br&gt;GPL-3.0-or-later。</translation>
+        <source>&lt;b&gt;vramplan&lt;/b&gt; %1&lt;br&gt;Will this training run fit on my GPUs, and what do I change if it doesn&apos;t?&lt;br&gt;&lt;br&gt;Built with Qt %2, running on Qt %3; QCustomPlot %4 draws the charts; nlohmann_json %5 reads and writes the files.&lt;br&gt;&lt;br&gt;vramplan is free software under the GNU General Public License, version 3 or later (GPL-3.0-or-later), with no warranty. Qt is used under the GNU LGPL 3.0, QCustomPlot under the GNU GPL 3.0, nlohmann_json under the MIT licence.</source>
+        <translation>&lt;b&gt;vramplan&lt;/b&gt; %1&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话该改什么？&lt;br&gt;&lt;br&gt;基于 Qt %2 构建，运行于 Qt %3；QCustomPlot %4 绘制图表；nlohmann_json %5 读写文件。&lt;br&gt;&lt;br&gt;vramplan 是自由软件，以 GNU 通用公共许可证第 3 版或更高版本（GPL-3.0-or-later）发布，不提供任何担保。Qt 依据 GNU LGPL 3.0 使用，QCustomPlot 依据 GNU GPL 3.0，nlohmann_json 依据 MIT 许可证。</translation>
+    </message>
+    <message>
+        <source>vramplan &amp;Guide</source>
+        <translation>vramplan 指南(&amp;G)</translation>
+    </message>
+    <message>
+        <source>How This Is &amp;Computed</source>
+        <translation>计算过程(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -411,6 +407,14 @@
         <source>Peak if applied</source>
         <translation>应用后的峰值</translation>
     </message>
+    <message>
+        <source>engine would not start</source>
+        <translation>引擎无法启动</translation>
+    </message>
+    <message>
+        <source>budget (%1 %2): %3</source>
+        <translation>预算（%1 %2）：%3</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::BreakdownToolTip</name>
@@ -421,6 +425,10 @@
     <message>
         <source>… %1 more, %2 together</source>
         <translation>… 另有 %1 项，共 %2</translation>
+    </message>
+    <message>
+        <source>%1 trainable parameters × %2 bytes each on this GPU</source>
+        <translation>%1 个可训练参数 × 每个在此 GPU 上占 %2 字节</translation>
     </message>
 </context>
 <context>
@@ -590,6 +598,10 @@
         <source>Load “%1” from the comparison</source>
         <translation>从对比中载入“%1”</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::ComparisonView</name>
@@ -665,6 +677,14 @@
         <source>no</source>
         <translation>否</translation>
     </message>
+    <message>
+        <source>KV-cache tokens</source>
+        <translation>KV 缓存 token 数</translation>
+    </message>
+    <message>
+        <source>Max concurrency (requests of max_model_len)</source>
+        <translation>最大并发数（max_model_len 长度的请求）</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::ComponentStyle</name>
@@ -702,6 +722,73 @@
     </message>
 </context>
 <context>
+    <name>vramplan::ui::ComputedSheet</name>
+    <message>
+        <source>none of this step&apos;s phases</source>
+        <translation>本训练步的任何阶段都没有</translation>
+    </message>
+    <message>
+        <source>paged optimizer states the GPU cannot hold: they stay in host memory (bitsandbytes paged optimizers, cudaMallocManaged)</source>
+        <translation>GPU 放不下的分页优化器状态：它们留在主机内存中（bitsandbytes 分页优化器，cudaMallocManaged）</translation>
+    </message>
+    <message>
+        <source>clamped: the total is beyond what can be reported</source>
+        <translation>已截断：总量超出可报告的范围</translation>
+    </message>
+    <message>
+        <source>not itemised by the estimator</source>
+        <translation>估算器未逐项列出</translation>
+    </message>
+    <message>
+        <source>%1 bytes per trainable parameter × %2 parameters = %3</source>
+        <translation>每个可训练参数 %1 字节 × %2 个参数 = %3</translation>
+    </message>
+    <message>
+        <source>beside the caching allocator (nvidia-smi counts it)</source>
+        <translation>在缓存分配器之外（nvidia-smi 会计入）</translation>
+    </message>
+    <message>
+        <source>not at the peak; alive in: %1</source>
+        <translation>不在峰值时；存活于：%1</translation>
+    </message>
+    <message>
+        <source>How this is computed</source>
+        <translation>计算过程</translation>
+    </message>
+    <message>
+        <source>Memory per GPU at the peak (%1): &lt;b&gt;device %2&lt;/b&gt;, the sum of the components below; allocated %3, reserved %4. Each item is the estimator&apos;s own term: its formula, the formula with this run&apos;s numbers, its size and its source. Items shown in grey are alive in other phases of the step and not counted in the peak.</source>
+        <translation>峰值时（%1）每张 GPU 的显存：&lt;b&gt;设备 %2&lt;/b&gt;，即下面各组成部分之和；已分配 %3，已保留 %4。每一项都是估算器自己的项：它的公式、代入本次运行数值的公式、大小和出处。灰色的项存活于训练步的其他阶段，不计入峰值。</translation>
+    </message>
+    <message>
+        <source>Symbols of this run, per GPU (after tensor, context and pipeline parallelism): b micro-batch, s tokens of a sequence, h hidden size, a attention heads, kv key/value heads, d head dimension, f feed-forward width, V vocabulary, c bytes per activation element, r LoRA rank, E experts, k experts per token.</source>
+        <translation>本次运行的符号，按每张 GPU 计（已按张量并行、上下文并行和流水线并行切分）：b 微批次，s 序列的 token 数，h 隐藏维度，a 注意力头数，kv 键/值头数，d 头维度，f 前馈层宽度，V 词表大小，c 每个激活值元素的字节数，r LoRA rank，E 专家数，k 每个 token 的激活专家数。</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>项</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>With this run&apos;s numbers</source>
+        <translation>代入本次运行的数值</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>出处</translation>
+    </message>
+    <message>
+        <source>%1 at the peak</source>
+        <translation>峰值时的%1</translation>
+    </message>
+</context>
+<context>
     <name>vramplan::ui::ControlsPanel</name>
     <message>
         <source>%1 %2 refused: %3</source>
@@ -710,6 +797,10 @@
     <message>
         <source>Change %1</source>
         <translation>更改%1</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
     </message>
 </context>
 <context>
@@ -1038,6 +1129,81 @@
         <comment>weight quantization</comment>
         <translation>bitsandbytes</translation>
     </message>
+    <message>
+        <source>auto</source>
+        <comment>master weights</comment>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>fp32</source>
+        <comment>master weights</comment>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <source>bf16</source>
+        <comment>master weights</comment>
+        <translation>bf16</translation>
+    </message>
+    <message>
+        <source>fp16</source>
+        <comment>master weights</comment>
+        <translation>fp16</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>master weights</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <comment>gradients</comment>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>fp32</source>
+        <comment>gradients</comment>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <source>bf16</source>
+        <comment>gradients</comment>
+        <translation>bf16</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <comment>optimizer states</comment>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>fp32</source>
+        <comment>optimizer states</comment>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <source>bf16</source>
+        <comment>optimizer states</comment>
+        <translation>bf16</translation>
+    </message>
+    <message>
+        <source>fp16</source>
+        <comment>optimizer states</comment>
+        <translation>fp16</translation>
+    </message>
+    <message>
+        <source>fp8</source>
+        <comment>optimizer states</comment>
+        <translation>fp8</translation>
+    </message>
+    <message>
+        <source>int8</source>
+        <comment>optimizer states</comment>
+        <translation>int8</translation>
+    </message>
+    <message>
+        <source>int4</source>
+        <comment>optimizer states</comment>
+        <translation>int4</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::ExportActions</name>
@@ -1142,10 +1308,6 @@
         <translation>场景对比：每 GPU 显存</translation>
     </message>
     <message>
-        <source>%1: unknown chart (breakdown, batch, sequence, gpus, timeline or comparison)</source>
-        <translation>%1：未知图表（可用 breakdown、batch、sequence、gpus、timeline 或 comparison）</translation>
-    </message>
-    <message>
         <source>%1: %2</source>
         <comment>a chart&apos;s title: the scenario, the chart</comment>
         <translation>%1：%2</translation>
@@ -1153,6 +1315,30 @@
     <message>
         <source>The comparison is empty: add scenarios first (Compare &gt; Add Current Scenario).</source>
         <translation>对比为空：请先添加场景（对比 &gt; 添加当前场景）。</translation>
+    </message>
+    <message>
+        <source>Concurrency curve...</source>
+        <translation>并发数曲线...</translation>
+    </message>
+    <message>
+        <source>KV-token curve...</source>
+        <translation>KV token 曲线...</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel curve...</source>
+        <translation>张量并行曲线...</translation>
+    </message>
+    <message>
+        <source>%1: unknown chart (breakdown, batch, sequence, gpus, timeline or comparison; for a server concurrency, kv-tokens or tensor-parallel)</source>
+        <translation>%1：未知图表（breakdown、batch、sequence、gpus、timeline 或 comparison；推理服务为 concurrency、kv-tokens 或 tensor-parallel）</translation>
+    </message>
+    <message>
+        <source>%1: the scenario has no inference server (choose an engine in inference mode); its curves are batch, sequence and gpus</source>
+        <translation>%1：该场景没有推理服务（请在推理模式下选择引擎）；其曲线为 batch、sequence 和 gpus</translation>
+    </message>
+    <message>
+        <source>%1: an inference server has no such curve; its curves are concurrency, kv-tokens and tensor-parallel</source>
+        <translation>%1：推理服务没有这条曲线；其曲线为 concurrency、kv-tokens 和 tensor-parallel</translation>
     </message>
 </context>
 <context>
@@ -1244,6 +1430,10 @@
     <message>
         <source>Recover unsaved work</source>
         <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <source>Imported %1 from %2</source>
+        <translation>已从 %2 导入 %1</translation>
     </message>
 </context>
 <context>
@@ -1372,6 +1562,22 @@
     <message>
         <source>Apply suggestion: %1</source>
         <translation>应用建议：%1</translation>
+    </message>
+    <message>
+        <source>No change searched fits these GPUs. The nearest, which fits on a larger GPU:</source>
+        <translation>搜索过的改动在这些 GPU 上都放不下。最接近的方案在更大的 GPU 上放得下：</translation>
+    </message>
+    <message>
+        <source>%1 · tight fit</source>
+        <translation>%1 · 余量紧张</translation>
+    </message>
+    <message>
+        <source>Peak %1 per GPU, headroom %2: a tight fit, inside the estimate&apos;s likely range (up to %3), so a real run may not fit.</source>
+        <translation>每张 GPU 峰值 %1，余量 %2：余量紧张，落在估算的可能范围内（最高 %3），实际运行可能放不下。</translation>
+    </message>
+    <message>
+        <source>Over by %1. No change searched fits these GPUs (%2 candidates searched); the nearest fits on a larger one.</source>
+        <translation>超出 %1。搜索过的改动在这些 GPU 上都放不下（搜索了 %2 个候选）；最接近的方案在更大的 GPU 上放得下。</translation>
     </message>
 </context>
 <context>
@@ -1534,6 +1740,22 @@
         <comment>a GPU of no preset: its capacity</comment>
         <translation>%1 GiB GPU</translation>
     </message>
+    <message>
+        <source>optimizer states: %1</source>
+        <translation>优化器状态：%1</translation>
+    </message>
+    <message>
+        <source>master weights: %1</source>
+        <translation>主权重：%1</translation>
+    </message>
+    <message>
+        <source>gradients: %1</source>
+        <translation>梯度：%1</translation>
+    </message>
+    <message>
+        <source>Fewest GPUs: more do not help without splitting the model (TP or PP)</source>
+        <translation>最少 GPU 数：不切分模型（TP 或 PP）时，增加 GPU 无济于事</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::GpuGroup</name>
@@ -1576,6 +1798,170 @@
     <message>
         <source>Choose &quot;Custom capacity&quot; to type a size</source>
         <translation>选择“自定义容量”后可输入大小</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::Guide</name>
+    <message>
+        <source>Where the memory goes</source>
+        <translation>显存花在哪里</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;One training step runs the model forward over a micro-batch, computes the loss, runs backward to get a gradient for every trainable weight, and lets the optimizer update the weights. Each of these needs tensors on the GPU, and vramplan counts them in seven components (an inference server adds an eighth, the KV cache):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Parameters&lt;/b&gt;, &lt;b&gt;gradients&lt;/b&gt; and &lt;b&gt;optimizer states&lt;/b&gt;: the &lt;i&gt;model states&lt;/i&gt;. They grow with the number of parameters and do not depend on the batch.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Activations&lt;/b&gt; and &lt;b&gt;logits and loss&lt;/b&gt;: what the forward pass keeps for backward. They grow with micro-batch &amp;times; sequence length, and do not depend on the optimizer.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Temporary&lt;/b&gt; buffers and &lt;b&gt;framework&lt;/b&gt; overhead: the working space of kernels, communication and the optimizer step, the CUDA context, and what the caching allocator keeps in reserve.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;They are not all alive at once. Gradients appear during backward while activations are being freed; the optimizer step needs its own scratch space after the activations are gone. vramplan follows each item through the phases of a step (the timeline chart) and reports the &lt;b&gt;peak&lt;/b&gt;, the phase where the sum is largest: usually the start of backward, when every saved activation and the loss&apos;s gradient are held at the same time.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;一个训练步先对一个微批次做前向计算，算出损失，再反向传播为每个可训练权重求出梯度，最后由优化器更新权重。每一步都需要 GPU 上的张量，vramplan 把它们分为七个组成部分（推理服务再加上第八个：KV 缓存）：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;参数&lt;/b&gt;、&lt;b&gt;梯度&lt;/b&gt;和&lt;b&gt;优化器状态&lt;/b&gt;：即&lt;i&gt;模型状态&lt;/i&gt;。它们随参数量增长，与批次无关。&lt;/li&gt;&lt;li&gt;&lt;b&gt;激活值&lt;/b&gt;和 &lt;b&gt;logits 与损失&lt;/b&gt;：前向为反向保存下来的内容。它们随微批次 &amp;times; 序列长度增长，与优化器无关。&lt;/li&gt;&lt;li&gt;&lt;b&gt;临时缓冲区&lt;/b&gt;和&lt;b&gt;框架开销&lt;/b&gt;：内核、通信和优化器步的工作空间、CUDA 上下文，以及缓存分配器预留的部分。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;它们并非同时存活。梯度在反向传播中出现，同时激活值逐步释放；优化器步在激活值释放后还需要自己的临时空间。vramplan 跟踪每一项在训练步各阶段（时间线图）的存活情况，并报告&lt;b&gt;峰值&lt;/b&gt;，即总和最大的阶段：通常是反向开始时，此时所有保存的激活值和损失的梯度同时存在。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The weights are the model: every matrix of every layer, the token embedding, the norms and the output head. Forward multiplies the activations by them and backward needs them again for the gradients of the inputs, so they stay on the GPU for the whole step unless ZeRO-3/FSDP shards them or they are offloaded.&lt;/p&gt;&lt;p&gt;Bytes = elements &amp;times; bytes per element: 4 in fp32, 2 in bf16 or fp16, 1 in int8, about half a byte in 4-bit NF4. vramplan counts the elements tensor by tensor from the model&apos;s config, so grouped-query attention, tied embeddings, mixture-of-experts layers and vision towers count as they are; the count is shown under the Model group. Under mixed precision the fp32 copy the optimizer updates is counted with the optimizer states (master weights), as in the ZeRO paper.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;权重就是模型本身：每一层的每个矩阵、token 嵌入、归一化层和输出头。前向用它们乘以激活值，反向计算输入的梯度时还要再用一次，因此它们在整个训练步中都留在 GPU 上，除非被 ZeRO-3/FSDP 分片或被卸载。&lt;/p&gt;&lt;p&gt;字节数 = 元素数 &amp;times; 每元素字节数：fp32 为 4，bf16 或 fp16 为 2，int8 为 1，4-bit NF4 约为半个字节。vramplan 根据模型配置逐个张量统计元素数，因此分组查询注意力、共享嵌入、混合专家层和视觉塔都按实际情况计入；参数量显示在“模型”组下。混合精度下，优化器更新的 fp32 副本与 ZeRO 论文一样计入优化器状态（主权重）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Backward computes, for every trainable weight, how the loss changes with it: one gradient element per weight element. The optimizer needs all of them at once, so they live from the moment backward produces them until the optimizer step has used them (PyTorch frees them with &lt;tt&gt;zero_grad(set_to_none=True)&lt;/tt&gt;). With gradient accumulation they are kept across micro-batches and summed into.&lt;/p&gt;&lt;p&gt;A frozen weight has no gradient: under LoRA only the adapters get one. Their dtype follows the recipe: the weights&apos; 16-bit dtype in DeepSpeed and plain PyTorch mixed precision, fp32 under autocast (amp_*) and in Megatron&apos;s &lt;tt&gt;main_grad&lt;/tt&gt; buffer. Because they are made during backward, gradients may be absent from the peak when it falls at the start of backward; the &quot;How this is computed&quot; view shows such items in grey.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;反向传播为每个可训练权重计算损失随它的变化：每个权重元素对应一个梯度元素。优化器需要同时拿到全部梯度，因此梯度从反向传播产生它们起，一直存活到优化器步用完为止（PyTorch 用 &lt;tt&gt;zero_grad(set_to_none=True)&lt;/tt&gt; 释放它们）。使用梯度累积时，它们跨微批次保留并不断累加。&lt;/p&gt;&lt;p&gt;冻结的权重没有梯度：LoRA 下只有适配器有梯度。梯度的数据类型取决于训练配方：DeepSpeed 和普通 PyTorch 混合精度中与权重相同的 16 位类型，autocast（amp_*）下以及 Megatron 的 &lt;tt&gt;main_grad&lt;/tt&gt; 缓冲区中为 fp32。由于梯度在反向传播中才产生，当峰值落在反向开始时，峰值中可能没有梯度；“计算过程”视图中这类项显示为灰色。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Plain SGD needs nothing beyond the gradient. Adam and AdamW keep two running averages per weight: the first moment (the momentum) and the second moment (the squared gradient that scales each step), normally in fp32: 8 bytes per trainable parameter. SGD with momentum, Lion and Muon keep one; Adafactor keeps row and column statistics; bitsandbytes&apos; 8-bit optimizers store each moment in one byte plus a scale per block; paged optimizers keep their states in unified memory that the driver can move to the host.&lt;/p&gt;&lt;p&gt;Mixed precision adds the &lt;b&gt;master weights&lt;/b&gt;: the optimizer updates an fp32 copy of every trainable weight (a bf16 weight cannot take an update much smaller than itself; Micikevicius et al. 2018) and writes a 16-bit copy back for the next forward. That is how AdamW under bf16 mixed comes to 4 + 8 = 12 bytes per parameter of optimizer states, on top of 2 for the weights and 2 for the gradients.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;普通 SGD 除梯度外不需要别的。Adam 和 AdamW 为每个权重保存两个滑动平均：一阶矩（动量）和二阶矩（梯度的平方，用于缩放每一步），通常为 fp32：每个可训练参数 8 字节。带动量的 SGD、Lion 和 Muon 保存一个；Adafactor 保存行和列的统计量；bitsandbytes 的 8-bit 优化器把每个矩存为一个字节，外加每块一个缩放因子；分页优化器把状态放在统一内存中，驱动程序可以把它们移到主机。&lt;/p&gt;&lt;p&gt;混合精度还要加上&lt;b&gt;主权重&lt;/b&gt;：优化器更新每个可训练权重的 fp32 副本（bf16 权重无法承受比自身小得多的更新；Micikevicius 等，2018），再写回一份 16 位副本供下一次前向使用。这就是 bf16 混合精度下 AdamW 的优化器状态为每参数 4 + 8 = 12 字节的由来，此外权重 2 字节、梯度 2 字节。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;To compute the gradients, backward needs the inputs of every operation of the forward pass: a linear layer&apos;s weight gradient is its input transposed times the gradient of its output. Autograd therefore keeps (&quot;saves&quot;) those tensors from forward until backward reaches the layer. They are the activations, and they are what grows when you raise the micro-batch or the sequence length: each saved tensor is b &amp;times; s &amp;times; (a hidden width) elements per layer.&lt;/p&gt;&lt;p&gt;vramplan lists them tensor by tensor for each layer kind (norm inputs, query, key and value, the attention output, the MLP&apos;s projections), in the dtype the kernels keep them, following Korthikanti et al. 2022 and the modelling code of each framework. Attention&apos;s s &amp;times; s scores are saved only by eager attention; FlashAttention and SDPA keep a small per-row statistic instead.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;为了计算梯度，反向传播需要前向中每个运算的输入：线性层的权重梯度等于其输入的转置乘以其输出的梯度。因此 autograd 把这些张量从前向一直保存到反向传播到达该层为止。它们就是激活值，也是增大微批次或序列长度时增长的部分：每个保存的张量每层有 b &amp;times; s &amp;times;（某个隐藏宽度）个元素。&lt;/p&gt;&lt;p&gt;vramplan 针对每种层逐个张量列出它们（归一化层的输入，query、key 和 value，注意力输出，MLP 的各个投影），按内核保存它们时的数据类型计算，依据 Korthikanti 等（2022）以及各框架的建模代码。只有 eager 注意力会保存 s &amp;times; s 的注意力分数；FlashAttention 和 SDPA 只保存每行一个很小的统计量。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Logits and loss</source>
+        <translation>logits 与损失</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The output head turns every token&apos;s hidden state into a score for every word of the vocabulary: b &amp;times; s &amp;times; V logits. With a vocabulary of 128,000 and 8,000 tokens that is a billion numbers, often upcast to fp32 for the cross-entropy, and its gradient (the softmax minus the one-hot target) is as large again. For small models at long sequences this term can pass the whole model.&lt;/p&gt;&lt;p&gt;Chunked losses and fused linear-cross-entropy kernels (Liger, torchtune&apos;s chunked output, Apple&apos;s Cut Cross-Entropy) never hold all the logits at once; the scenario&apos;s loss setting chooses which the estimate follows.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;输出头把每个 token 的隐藏状态变成词表中每个词的分数：b &amp;times; s &amp;times; V 个 logits。词表为 128,000、8,000 个 token 时就是十亿个数，计算交叉熵时常被上转为 fp32，其梯度（softmax 减去 one-hot 目标）同样大。对于序列很长的小模型，这一项可能超过整个模型。&lt;/p&gt;&lt;p&gt;分块损失和融合的线性层-交叉熵内核（Liger、torchtune 的分块输出、Apple 的 Cut Cross-Entropy）从不同时保存全部 logits；场景中的损失设置决定估算采用哪一种。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Temporary buffers</source>
+        <translation>临时缓冲区</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Working space that exists for part of a step: a layer&apos;s weights gathered from their shards under ZeRO-3/FSDP, the buckets DDP and DeepSpeed use to reduce gradients, the 16-bit copies of fp32 weights made for compute, the optimizer step&apos;s per-tensor scratch (PyTorch&apos;s foreach implementation works on a list of tensors at once), the recomputed forward of one layer. Each item says in which phases it lives; the largest of them often decides the peak after the activations are gone.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;只在训练步的一部分时间内存在的工作空间：ZeRO-3/FSDP 下从分片聚合出来的一层权重，DDP 和 DeepSpeed 用来归约梯度的桶，为计算而生成的 fp32 权重的 16 位副本，优化器步中每个张量的临时空间（PyTorch 的 foreach 实现一次处理一组张量），一层的重计算前向。每一项都标明它存活于哪些阶段；激活值释放之后，其中最大的一项往往决定峰值。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Framework overhead and the three measures</source>
+        <translation>框架开销与三种度量</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Three numbers are reported, because three are measured:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;allocated&lt;/b&gt;: the tensors themselves, &lt;tt&gt;torch.cuda.max_memory_allocated()&lt;/tt&gt;;&lt;/li&gt;&lt;li&gt;&lt;b&gt;reserved&lt;/b&gt;: what PyTorch&apos;s caching allocator holds from the driver, &lt;tt&gt;torch.cuda.max_memory_reserved()&lt;/tt&gt;. Freed blocks stay cached for reuse, so reserved exceeds allocated by the fragmentation of transient tensors;&lt;/li&gt;&lt;li&gt;&lt;b&gt;device&lt;/b&gt;: what &lt;tt&gt;nvidia-smi&lt;/tt&gt; shows and what must fit: reserved plus the CUDA context and kernel images (about 0.5 GiB on recent GPUs), NCCL&apos;s communication buffers in a multi-GPU job, and memory outside the allocator.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;The framework component holds the difference between allocated and device. A run that reports 70 GiB allocated can fail on an 80 GB card.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;报告三个数字，因为实际测量的也是这三个：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;已分配&lt;/b&gt;：张量本身，&lt;tt&gt;torch.cuda.max_memory_allocated()&lt;/tt&gt;；&lt;/li&gt;&lt;li&gt;&lt;b&gt;已保留&lt;/b&gt;：PyTorch 缓存分配器从驱动程序持有的显存，&lt;tt&gt;torch.cuda.max_memory_reserved()&lt;/tt&gt;。释放的块会被缓存以便复用，因此已保留比已分配多出临时张量造成的碎片；&lt;/li&gt;&lt;li&gt;&lt;b&gt;设备&lt;/b&gt;：&lt;tt&gt;nvidia-smi&lt;/tt&gt; 显示的、必须放得下的数字：已保留加上 CUDA 上下文和内核映像（较新的 GPU 上约 0.5 GiB）、多 GPU 任务中 NCCL 的通信缓冲区，以及分配器之外的显存。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;框架开销这一组成部分就是已分配与设备之间的差额。报告 70 GiB 已分配的运行，可能在 80 GB 的显卡上失败。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Mixed precision</source>
+        <translation>混合精度</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Tensor cores run bf16 and fp16 far faster than fp32, and 16-bit activations take half the memory; but small updates vanish in 16 bits. Mixed precision keeps both: compute and activations in 16 bits, the optimizer&apos;s copy of the weights and its moments in fp32.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;bf16 mixed / fp16 mixed&lt;/b&gt; (16-bit weights with an fp32 master copy, as DeepSpeed and Megatron keep them): 2 (weights) + 2 (gradients) + 4 (master) + 8 (Adam) = 16 bytes per parameter; fp16 adds loss scaling, no memory.&lt;/li&gt;&lt;li&gt;&lt;b&gt;amp_bf16 / amp_fp16&lt;/b&gt; (&lt;tt&gt;torch.autocast&lt;/tt&gt; over fp32 weights, the HF Trainer&apos;s &lt;tt&gt;bf16=True&lt;/tt&gt; on an fp32 model): 4 + 4 + 8 = 16, no separate master; the 16-bit copies made for compute are temporaries.&lt;/li&gt;&lt;li&gt;&lt;b&gt;bf16&lt;/b&gt; (pure, no master): 2 + 2 + the optimizer&apos;s states in bf16; least memory, less accurate updates.&lt;/li&gt;&lt;li&gt;&lt;b&gt;fp8 mixed&lt;/b&gt; (Transformer Engine): fp8 compute and some fp8 activations, master weights as bf16 mixed.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;So mixed precision does not save model-state memory against fp32 training; it saves activations and time.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Tensor Core 运行 bf16 和 fp16 远快于 fp32，16 位激活值也只占一半显存；但很小的更新在 16 位下会消失。混合精度两者兼顾：计算和激活值用 16 位，优化器的权重副本和矩用 fp32。&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;bf16 混合精度 / fp16 混合精度&lt;/b&gt;（16 位权重加一份 fp32 主权重，如 DeepSpeed 和 Megatron）：2（权重）+ 2（梯度）+ 4（主权重）+ 8（Adam）= 每参数 16 字节；fp16 多了损失缩放，但不占显存。&lt;/li&gt;&lt;li&gt;&lt;b&gt;amp_bf16 / amp_fp16&lt;/b&gt;（在 fp32 权重上使用 &lt;tt&gt;torch.autocast&lt;/tt&gt;，即 HF Trainer 对 fp32 模型使用 &lt;tt&gt;bf16=True&lt;/tt&gt;）：4 + 4 + 8 = 16，没有单独的主权重；为计算生成的 16 位副本属于临时缓冲区。&lt;/li&gt;&lt;li&gt;&lt;b&gt;bf16&lt;/b&gt;（纯 bf16，无主权重）：2 + 2 + bf16 的优化器状态；显存最少，更新精度较低。&lt;/li&gt;&lt;li&gt;&lt;b&gt;fp8 混合精度&lt;/b&gt;（Transformer Engine）：fp8 计算和部分 fp8 激活值，主权重同 bf16 混合精度。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;所以与 fp32 训练相比，混合精度并不节省模型状态的显存；它节省的是激活值和时间。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>ZeRO and FSDP</source>
+        <translation>ZeRO 与 FSDP</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Plain data parallelism (DDP) gives every GPU a full copy of the model states. ZeRO (Rajbhandari et al. 2020) shards them over the N data-parallel GPUs instead, in stages:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Stage 1&lt;/b&gt;: optimizer states (moments and master weights) / N;&lt;/li&gt;&lt;li&gt;&lt;b&gt;Stage 2&lt;/b&gt;: gradients / N as well (each GPU reduces only its shard);&lt;/li&gt;&lt;li&gt;&lt;b&gt;Stage 3&lt;/b&gt; (FSDP&apos;s FULL_SHARD): parameters / N as well; each layer is all-gathered just before its forward and backward and freed after, so one or two gathered layers appear as temporary buffers.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Activations are not sharded: each GPU still runs its own micro-batch. &lt;b&gt;Offload&lt;/b&gt; moves optimizer states (and with stage 3 the parameters) to CPU memory or NVMe, trading GPU memory for PCIe traffic at every step.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;普通数据并行（DDP）让每张 GPU 都保存一份完整的模型状态。ZeRO（Rajbhandari 等，2020）则把它们分片到 N 张数据并行 GPU 上，分为几个阶段：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;阶段 1&lt;/b&gt;：优化器状态（矩和主权重）/ N；&lt;/li&gt;&lt;li&gt;&lt;b&gt;阶段 2&lt;/b&gt;：梯度也 / N（每张 GPU 只归约自己的分片）；&lt;/li&gt;&lt;li&gt;&lt;b&gt;阶段 3&lt;/b&gt;（FSDP 的 FULL_SHARD）：参数也 / N；每一层在其前向和反向之前才被 all-gather，用完即释放，因此临时缓冲区中会出现一到两层聚合后的权重。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;激活值不分片：每张 GPU 仍然运行自己的微批次。&lt;b&gt;卸载&lt;/b&gt;把优化器状态（阶段 3 时还有参数）移到 CPU 内存或 NVMe，以每一步的 PCIe 传输换取 GPU 显存。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Activation recomputation</source>
+        <translation>激活值重计算</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Also called gradient checkpointing. Instead of saving every activation of a layer, forward keeps only the layer&apos;s input and backward runs the layer&apos;s forward again when it gets there. &lt;b&gt;Full&lt;/b&gt; recomputation keeps b &amp;times; s &amp;times; h per layer plus one layer&apos;s activations at a time, for about a third more compute. &lt;b&gt;Selective&lt;/b&gt; recomputation (Korthikanti et al. 2022) recomputes only the cheap, large parts (attention&apos;s scores and softmax), which flash attention already avoids saving. Recomputation changes activations only; model states are untouched.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;也称梯度检查点。前向不再保存一层的所有激活值，只保存该层的输入，反向传播到达该层时再重新运行一次它的前向。&lt;b&gt;完全&lt;/b&gt;重计算每层保存 b &amp;times; s &amp;times; h，外加同一时间一层的激活值，代价是约多三分之一的计算量。&lt;b&gt;选择性&lt;/b&gt;重计算（Korthikanti 等，2022）只重算那些计算便宜但占用大的部分（注意力分数和 softmax），而 flash attention 本来就不保存它们。重计算只改变激活值；模型状态不受影响。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>LoRA and QLoRA</source>
+        <translation>LoRA 与 QLoRA</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;LoRA&lt;/b&gt; (Hu et al. 2021) freezes the base model and trains two small matrices per adapted weight, of rank r: r &amp;times; (in + out) parameters instead of in &amp;times; out. The frozen base needs no gradients and no optimizer states, so the model states shrink to the base&apos;s weights (2 bytes per parameter in bf16) plus the adapters with their gradients and states. Activations remain: backward still passes through every frozen layer, so their inputs are still saved.&lt;/p&gt;&lt;p&gt;&lt;b&gt;QLoRA&lt;/b&gt; (Dettmers et al. 2023) stores the frozen linear weights in 4-bit NF4 with double-quantised scales (about 0.52 bytes per weight) and dequantises each to bf16 when it is used; norms and embeddings stay in 16 bits.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;LoRA&lt;/b&gt;（Hu 等，2021）冻结基座模型，为每个被适配的权重训练两个秩为 r 的小矩阵：参数量为 r &amp;times;（in + out），而不是 in &amp;times; out。冻结的基座不需要梯度和优化器状态，因此模型状态缩减为基座的权重（bf16 下每参数 2 字节）加上适配器及其梯度和状态。激活值仍然存在：反向传播仍要经过每一层冻结的层，所以它们的输入仍需保存。&lt;/p&gt;&lt;p&gt;&lt;b&gt;QLoRA&lt;/b&gt;（Dettmers 等，2023）把冻结的线性层权重存为 4-bit NF4，缩放因子再做双重量化（每个权重约 0.52 字节），每个权重在使用时反量化为 bf16；归一化层和嵌入保持 16 位。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Tensor, sequence, pipeline and other parallelism</source>
+        <translation>张量并行、序列并行、流水线并行及其他并行</translation>
+    </message>
+    <message>
+        <source>&lt;ul&gt;&lt;li&gt;&lt;b&gt;Tensor parallelism&lt;/b&gt; (TP, Megatron-LM) splits each layer&apos;s matrices over t GPUs: weights, gradients and states / t, and the activations inside attention and the MLP / t; the activations at the layer&apos;s boundaries stay whole on every GPU unless sequence parallelism is on.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Sequence parallelism&lt;/b&gt; (with TP) splits those boundary activations (norms, dropout) along the sequence: with it all activations are / t.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Pipeline parallelism&lt;/b&gt; (PP) gives each of p GPUs a contiguous stage of layers: model states / p; but the first stage holds the activations of up to p micro-batches in flight (1F1B schedule), and the last holds the output head and the loss. vramplan reports the stage with the larger peak.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Context parallelism&lt;/b&gt; splits the sequence of every layer over c GPUs (ring attention): activations / c.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Expert parallelism&lt;/b&gt; places a mixture-of-experts layer&apos;s experts on different GPUs: expert weights / e; routing imbalance makes some GPUs hold more tokens than the average.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Data parallelism&lt;/b&gt; is whatever is left of the GPUs: copies of the model that ZeRO/FSDP can shard.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;ul&gt;&lt;li&gt;&lt;b&gt;张量并行&lt;/b&gt;（TP，Megatron-LM）把每层的矩阵切分到 t 张 GPU 上：权重、梯度和状态 / t，注意力和 MLP 内部的激活值 / t；层边界处的激活值在每张 GPU 上仍是完整的，除非开启序列并行。&lt;/li&gt;&lt;li&gt;&lt;b&gt;序列并行&lt;/b&gt;（与 TP 配合）沿序列切分这些边界激活值（归一化、dropout）：开启后所有激活值都 / t。&lt;/li&gt;&lt;li&gt;&lt;b&gt;流水线并行&lt;/b&gt;（PP）让 p 张 GPU 各负责一段连续的层：模型状态 / p；但第一段要保存最多 p 个在途微批次的激活值（1F1B 调度），最后一段则持有输出头和损失。vramplan 报告峰值更大的那一段。&lt;/li&gt;&lt;li&gt;&lt;b&gt;上下文并行&lt;/b&gt;把每一层的序列切分到 c 张 GPU 上（ring attention）：激活值 / c。&lt;/li&gt;&lt;li&gt;&lt;b&gt;专家并行&lt;/b&gt;把混合专家层的专家放在不同的 GPU 上：专家权重 / e；路由不均衡会让某些 GPU 处理比平均更多的 token。&lt;/li&gt;&lt;li&gt;&lt;b&gt;数据并行&lt;/b&gt;是剩下的 GPU：模型的多个副本，可由 ZeRO/FSDP 分片。&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>Serving: KV cache and gpu_memory_utilization</source>
+        <translation>推理服务：KV 缓存与 gpu_memory_utilization</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Inference keeps no gradients or optimizer states: the weights, the activations of one forward pass, and the &lt;b&gt;KV cache&lt;/b&gt;. Each generated token attends to the keys and values of every token before it, so they are kept: 2 (K and V) &amp;times; layers &amp;times; KV heads &amp;times; head dimension &amp;times; bytes per element, for every token of every request in flight. Grouped-query attention, multi-head latent attention and an fp8 KV cache make it smaller.&lt;/p&gt;&lt;p&gt;vLLM and SGLang do not grow the cache as requests come: at start-up they take &lt;b&gt;gpu_memory_utilization&lt;/b&gt; &amp;times; the GPU&apos;s memory (0.9 by default), subtract the weights, the activation peak they profile and their other buffers, and turn the rest into KV-cache blocks. The breakdown draws that budget line; the engine refuses to start when the cache cannot hold one request of &lt;b&gt;max_model_len&lt;/b&gt; tokens. How many requests run at once is the cache&apos;s tokens / tokens per request, capped by &lt;b&gt;max_num_seqs&lt;/b&gt;. Choose inference as the mode and an engine in the Serving group to plan a server.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;推理不需要梯度和优化器状态：只有权重、一次前向的激活值和 &lt;b&gt;KV 缓存&lt;/b&gt;。每个生成的 token 都要关注它之前所有 token 的 key 和 value，因此要把它们保存下来：2（K 和 V）&amp;times; 层数 &amp;times; KV 头数 &amp;times; 头维度 &amp;times; 每元素字节数，对每个在途请求的每个 token 都是如此。分组查询注意力、多头潜在注意力和 fp8 KV 缓存都能使它变小。&lt;/p&gt;&lt;p&gt;vLLM 和 SGLang 不会随请求到来而扩大缓存：启动时它们取 &lt;b&gt;gpu_memory_utilization&lt;/b&gt; &amp;times; GPU 显存（默认 0.9），减去权重、它们测得的激活峰值和其他缓冲区，把剩下的全部变成 KV 缓存块。显存构成图会画出这条预算线；当缓存连一个 &lt;b&gt;max_model_len&lt;/b&gt; 个 token 的请求都放不下时，引擎拒绝启动。能同时运行多少个请求，等于缓存的 token 数 / 每个请求的 token 数，上限为 &lt;b&gt;max_num_seqs&lt;/b&gt;。把模式选为推理，并在“推理服务”组中选择引擎，即可规划一个推理服务。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Using the window</source>
+        <translation>使用窗口</translation>
+    </message>
+    <message>
+        <source>&lt;ul&gt;&lt;li&gt;&lt;b&gt;Controls&lt;/b&gt; (left): the model (a preset, or File &amp;gt; Import Hugging Face config.json), batch and sequence, precision and optimizer, memory savers, parallelism, the GPU.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Breakdown&lt;/b&gt;: memory per GPU at the peak against the GPU&apos;s capacity; hover a segment for its largest items and their formulas.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Help &amp;gt; How This Is Computed&lt;/b&gt; (Ctrl+I): every item of the current estimate with its formula, this run&apos;s numbers and its source, grouped by component; it follows every change.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Make it fit&lt;/b&gt;: changes that would make the run fit, best first; hover one to preview it, click to apply it (Ctrl+Z undoes it).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Curves and timeline&lt;/b&gt;: memory against micro-batch, sequence length and GPU count, and through the phases of one training step.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Compare&lt;/b&gt;: scenarios side by side (Ctrl+D adds the current one).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;How each term is computed and how close the estimates come to measured runs: docs/accuracy.md, docs/models.md, docs/serving.md and docs/training_stacks.md in vramplan&apos;s sources.&lt;/p&gt;</source>
+        <translation>&lt;ul&gt;&lt;li&gt;&lt;b&gt;控制面板&lt;/b&gt;（左侧）：模型（预设，或通过“文件 &amp;gt; 导入 Hugging Face config.json”）、批次与序列、精度与优化器、显存节省手段、并行方式、GPU。&lt;/li&gt;&lt;li&gt;&lt;b&gt;显存构成&lt;/b&gt;：峰值时每张 GPU 的显存与 GPU 容量的对比；将鼠标悬停在某一段上，可查看其中最大的几项及其公式。&lt;/li&gt;&lt;li&gt;&lt;b&gt;帮助 &amp;gt; 计算过程&lt;/b&gt;（Ctrl+I）：当前估算的每一项，附公式、本次运行的数值和出处，按组成部分分组；它随每次改动更新。&lt;/li&gt;&lt;li&gt;&lt;b&gt;显存适配建议&lt;/b&gt;：能让这次运行放得下的改动，最优的排在前面；悬停可预览，单击即应用（Ctrl+Z 撤销）。&lt;/li&gt;&lt;li&gt;&lt;b&gt;曲线与时间线&lt;/b&gt;：显存随微批次、序列长度和 GPU 数量的变化，以及在一个训练步各阶段中的变化。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对比&lt;/b&gt;：并排比较多个场景（Ctrl+D 添加当前场景）。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;每一项如何计算、估算与实测有多接近：见 vramplan 源码中的 docs/accuracy.md、docs/models.md、docs/serving.md 和 docs/training_stacks.md。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::GuideWindow</name>
+    <message>
+        <source>vramplan Guide</source>
+        <translation>vramplan 指南</translation>
+    </message>
+    <message>
+        <source>Worked example: a 7B model&apos;s bytes per parameter</source>
+        <translation>示例：7B 模型每参数的字节数</translation>
+    </message>
+    <message>
+        <source>GPU memory in training and serving</source>
+        <translation>训练与推理服务中的 GPU 显存</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::HowComputedWindow</name>
+    <message>
+        <source>How This Is Computed</source>
+        <translation>计算过程</translation>
+    </message>
+    <message>
+        <source>Scenario: %1</source>
+        <translation>场景：%1</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::InputGuard</name>
+    <message>
+        <source>a number from %1 to %2</source>
+        <translation>%1 到 %2 之间的数</translation>
+    </message>
+    <message>
+        <source>a whole number from %1 to %2</source>
+        <translation>%1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>%1 takes %2: &quot;%3&quot; left out</source>
+        <translation>%1 只接受%2：已略去“%3”</translation>
     </message>
 </context>
 <context>
@@ -1864,6 +2250,18 @@
         <source>Each routed expert&apos;s width (moe_intermediate_size)</source>
         <translation>每个路由专家的宽度（moe_intermediate_size）</translation>
     </message>
+    <message>
+        <source>head width</source>
+        <translation>注意力头维度</translation>
+    </message>
+    <message>
+        <source>expert FFN size</source>
+        <translation>专家 FFN 宽度</translation>
+    </message>
+    <message>
+        <source>scaled the architecture: %1 (Edit &gt; Undo puts it back in one step)</source>
+        <translation>已缩放模型结构：%1（编辑 &gt; 撤销可一步恢复）</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::NameGroup</name>
@@ -2059,6 +2457,10 @@
     <message>
         <source>Custom</source>
         <translation>自定义</translation>
+    </message>
+    <message>
+        <source>%1 (imported)</source>
+        <translation>%1（已导入）</translation>
     </message>
 </context>
 <context>
@@ -2653,6 +3055,105 @@
         <source>KV cache %1: %2 tokens, %3 requests of %4 tokens at once</source>
         <translation>KV 缓存 %1：%2 个 token，可同时容纳 %3 个 %4 token 的请求</translation>
     </message>
+    <message>
+        <source>max_num_batched_tokens</source>
+        <translation>max_num_batched_tokens</translation>
+    </message>
+    <message>
+        <source>The most tokens in one scheduler step: the profiling run&apos;s activations grow with it, out of the same budget as the KV cache (at least max_num_seqs)</source>
+        <translation>单个调度步骤的最大 token 数：性能剖析运行的激活值随之增长，与 KV 缓存共用同一预算（不小于 max_num_seqs）</translation>
+    </message>
+    <message>
+        <source>Target requests</source>
+        <translation>目标请求数</translation>
+    </message>
+    <message>
+        <source>target requests</source>
+        <translation>目标请求数</translation>
+    </message>
+    <message>
+        <source>How many requests the server must hold at once: what &quot;Make it fit&quot; searches for (max_num_seqs is only the scheduler&apos;s cap)</source>
+        <translation>服务需同时容纳的请求数：“显存适配建议”据此搜索（max_num_seqs 只是调度器的上限）</translation>
+    </message>
+    <message>
+        <source>Target tokens</source>
+        <translation>目标 token 数</translation>
+    </message>
+    <message>
+        <source>target tokens</source>
+        <translation>目标 token 数</translation>
+    </message>
+    <message>
+        <source>The tokens of each of those requests (prompt and output); at its lowest, max_model_len</source>
+        <translation>每个请求的 token 数（提示与输出）；调到最低即为 max_model_len</translation>
+    </message>
+    <message>
+        <source>Only vLLM&apos;s profiling run is sized by max_num_batched_tokens here</source>
+        <translation>此处只有 vLLM 的性能剖析运行由 max_num_batched_tokens 决定</translation>
+    </message>
+    <message>
+        <source>No one setting of this server starts it: a larger GPU, more of them or quantized weights might (Make it fit).</source>
+        <translation>单独调整此服务的任何一项设置都无法启动：更大的 GPU、更多 GPU 或量化权重也许可以（显存适配建议）。</translation>
+    </message>
+    <message>
+        <source>It would start with any one of: %1.</source>
+        <translation>以下任意一项即可启动：%1。</translation>
+    </message>
+    <message>
+        <source>Target %1 × %2 tokens at once: served (room for %3)</source>
+        <translation>目标 %1 × %2 个 token 同时服务：可满足（可容纳 %3）</translation>
+    </message>
+    <message>
+        <source>Target %1 × %2 tokens at once: not served (room for %3)</source>
+        <translation>目标 %1 × %2 个 token 同时服务：无法满足（可容纳 %3）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::ServingNames</name>
+    <message>
+        <source>%1 custom model</source>
+        <translation>%1 自定义模型</translation>
+    </message>
+    <message>
+        <source>%1 weights</source>
+        <translation>%1 权重</translation>
+    </message>
+    <message>
+        <source>fp8 KV cache</source>
+        <translation>fp8 KV 缓存</translation>
+    </message>
+    <message>
+        <source>16-bit KV cache</source>
+        <translation>16 位 KV 缓存</translation>
+    </message>
+    <message>
+        <source>max_model_len %1</source>
+        <translation>max_model_len %1</translation>
+    </message>
+    <message>
+        <source>max_num_seqs %1</source>
+        <translation>max_num_seqs %1</translation>
+    </message>
+    <message>
+        <source>TP %1</source>
+        <translation>张量并行 %1</translation>
+    </message>
+    <message>
+        <source>PP %1</source>
+        <translation>流水线并行 %1</translation>
+    </message>
+    <message>
+        <source>%1 x %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1: the engine would not start</source>
+        <translation>%1：引擎无法启动</translation>
+    </message>
+    <message>
+        <source>%1: KV cache %2, %3 tokens, %4 requests of %5 at once</source>
+        <translation>%1：KV 缓存 %2，%3 个 token，可同时容纳 %4 个 %5 长度的请求</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::SizeAxis</name>
@@ -2851,6 +3352,14 @@
     <message>
         <source>%1 parameters</source>
         <translation>%1 参数</translation>
+    </message>
+    <message>
+        <source>⚠ %1 (+%2 more)</source>
+        <translation>⚠ %1（另有 %2 条）</translation>
+    </message>
+    <message>
+        <source>would fit (%1 headroom), but the framework cannot run it</source>
+        <translation>可以放下（余量 %1），但该框架无法这样运行</translation>
     </message>
 </context>
 <context>
@@ -3128,6 +3637,185 @@
     <message>
         <source>Applies to training only (the mode is inference)</source>
         <translation>仅适用于训练（当前模式为推理）</translation>
+    </message>
+    <message>
+        <source>What the precision and optimizer imply: fp32 (bf16 under pure bf16)</source>
+        <translation>由精度和优化器决定：fp32（纯 bf16 时为 bf16）</translation>
+    </message>
+    <message>
+        <source>bf16 moments: Megatron&apos;s precision-aware optimizer (--exp-avg-dtype bf16), DeepSpeed&apos;s bf16_optimizer_states</source>
+        <translation>bf16 动量：Megatron 的精度感知优化器（--exp-avg-dtype bf16）、DeepSpeed 的 bf16_optimizer_states</translation>
+    </message>
+    <message>
+        <source>fp16 moments (Megatron&apos;s precision-aware optimizer)</source>
+        <translation>fp16 动量（Megatron 的精度感知优化器）</translation>
+    </message>
+    <message>
+        <source>fp8 moments: Megatron (one scale per tensor) or torchao&apos;s AdamWFp8 (a scale per 256 values)</source>
+        <translation>fp8 动量：Megatron（每个张量一个缩放因子）或 torchao 的 AdamWFp8（每 256 个值一个缩放因子）</translation>
+    </message>
+    <message>
+        <source>8-bit moments, torchao&apos;s AdamW8bit (a scale per 256 values)</source>
+        <translation>8 位动量，torchao 的 AdamW8bit（每 256 个值一个缩放因子）</translation>
+    </message>
+    <message>
+        <source>4-bit moments, torchao&apos;s AdamW4bit (a scale per 128 values)</source>
+        <translation>4 位动量，torchao 的 AdamW4bit（每 128 个值一个缩放因子）</translation>
+    </message>
+    <message>
+        <source>What the precision implies: an fp32 copy under mixed precision</source>
+        <translation>由精度决定：混合精度时保留一份 fp32 副本</translation>
+    </message>
+    <message>
+        <source>fp16 master weights (Megatron --main-params-dtype fp16)</source>
+        <translation>fp16 主权重（Megatron --main-params-dtype fp16）</translation>
+    </message>
+    <message>
+        <source>bf16 master weights (DeepSpeed bf16_master_weights_and_grads)</source>
+        <translation>bf16 主权重（DeepSpeed bf16_master_weights_and_grads）</translation>
+    </message>
+    <message>
+        <source>No master copy: the optimizer steps the 16-bit weights</source>
+        <translation>无主权重副本：优化器直接更新 16 位权重</translation>
+    </message>
+    <message>
+        <source>What the precision and framework imply</source>
+        <translation>由精度和框架决定</translation>
+    </message>
+    <message>
+        <source>bf16 gradients (Megatron --main-grads-dtype bf16, DeepSpeed bf16_master_weights_and_grads)</source>
+        <translation>bf16 梯度（Megatron --main-grads-dtype bf16、DeepSpeed bf16_master_weights_and_grads）</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>optimizer states dtype</source>
+        <translation>优化器状态数据类型</translation>
+    </message>
+    <message>
+        <source>The dtype of the optimizer&apos;s moments (exp_avg and exp_avg_sq)</source>
+        <translation>优化器动量（exp_avg 与 exp_avg_sq）的数据类型</translation>
+    </message>
+    <message>
+        <source>Master weights</source>
+        <translation>主权重</translation>
+    </message>
+    <message>
+        <source>master weights dtype</source>
+        <translation>主权重数据类型</translation>
+    </message>
+    <message>
+        <source>The dtype of the optimizer&apos;s copy of the weights</source>
+        <translation>优化器所持权重副本的数据类型</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>gradients dtype</source>
+        <translation>梯度数据类型</translation>
+    </message>
+    <message>
+        <source>The dtype the gradients are kept in for the optimizer</source>
+        <translation>供优化器使用的梯度所保存的数据类型</translation>
+    </message>
+    <message>
+        <source>fp32 moments, as AdamW keeps them by default</source>
+        <translation>fp32 动量（AdamW 的默认方式）</translation>
+    </message>
+    <message>
+        <source>An fp32 copy of the weights for the optimizer&apos;s step</source>
+        <translation>供优化器更新使用的一份 fp32 权重副本</translation>
+    </message>
+    <message>
+        <source>fp32 gradients (Megatron&apos;s main_grad buffer, FSDP&apos;s fp32 shards)</source>
+        <translation>fp32 梯度（Megatron 的 main_grad 缓冲区、FSDP 的 fp32 分片）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::WorkedExample</name>
+    <message>
+        <source>the catalog has no %1 or %2</source>
+        <translation>目录中没有 %1 或 %2</translation>
+    </message>
+    <message>
+        <source>the preset has no parameters</source>
+        <translation>该预设没有参数</translation>
+    </message>
+    <message>
+        <source>The worked example could not be computed: %1</source>
+        <translation>无法计算示例：%1</translation>
+    </message>
+    <message>
+        <source>%1 has %2 parameters (%3 exactly, counted tensor by tensor). Fully fine-tuned with bf16 mixed precision and AdamW, the estimator holds for each parameter:</source>
+        <translation>%1 有 %2 个参数（精确为 %3，逐个张量统计）。在 bf16 混合精度和 AdamW 下全参数微调时，估算器为每个参数保存：</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>bytes per parameter, one GPU</source>
+        <translation>每参数字节数（单 GPU）</translation>
+    </message>
+    <message>
+        <source>one GPU (GiB = 2&lt;sup&gt;30&lt;/sup&gt; bytes)</source>
+        <translation>单 GPU（GiB = 2&lt;sup&gt;30&lt;/sup&gt; 字节）</translation>
+    </message>
+    <message>
+        <source>bytes per parameter on each GPU, ZeRO-3 over %1</source>
+        <translation>每张 GPU 的每参数字节数（ZeRO-3，%1 张 GPU）</translation>
+    </message>
+    <message>
+        <source>each GPU, ZeRO-3 over %1</source>
+        <translation>每张 GPU（ZeRO-3，%1 张 GPU）</translation>
+    </message>
+    <message>
+        <source>weights (used by forward and backward)</source>
+        <translation>权重（前向和反向都要用）</translation>
+    </message>
+    <message>
+        <source>gradients (from backward to the optimizer step)</source>
+        <translation>梯度（从反向传播到优化器步）</translation>
+    </message>
+    <message>
+        <source>AdamW states: first and second moment in fp32</source>
+        <translation>AdamW 状态：fp32 的一阶矩和二阶矩</translation>
+    </message>
+    <message>
+        <source>fp32 master weights (the optimizer updates these)</source>
+        <translation>fp32 主权重（优化器更新的是它们）</translation>
+    </message>
+    <message>
+        <source>model states</source>
+        <translation>模型状态</translation>
+    </message>
+    <message>
+        <source>it does not fit, whatever the batch</source>
+        <translation>无论批次多大都放不下</translation>
+    </message>
+    <message>
+        <source>it does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>it fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>That is the rule of %1 bytes per parameter for mixed-precision Adam (Rajbhandari et al. 2020, ZeRO §3): %2 of model states before a single activation. On one %3 at micro-batch %4 and %5 tokens the whole estimate peaks at &lt;b&gt;%6&lt;/b&gt; (%7), %8 of it activations, against %9 of memory: %10.</source>
+        <translation>这就是混合精度 Adam 每参数 %1 字节的规则（Rajbhandari 等，2020，ZeRO §3）：还没有任何激活值，模型状态就已占 %2。在一张 %3 上、微批次 %4、%5 个 token 时，整个估算的峰值为 &lt;b&gt;%6&lt;/b&gt;（%7），其中激活值 %8，而显存为 %9：%10。</translation>
+    </message>
+    <message>
+        <source>In the first columns the weights and gradients are bf16 (2 bytes) and the optimizer keeps its own fp32 copy of the weights beside the two fp32 moments. ZeRO-3 (FSDP&apos;s full sharding) over %1 GPUs gives each GPU 1/%1 of every row (the last columns): %2 of model states per GPU, and a device peak of %3 with the layers gathered for compute and the communication buffers. Where a row moves between the columns, the framework does it: FSDP as transformers runs it (through accelerate) keeps its shards in fp32 and steps them directly, so the shards are the master weights.</source>
+        <translation>前几列中，权重和梯度为 bf16（2 字节），优化器在两个 fp32 矩之外还保存一份自己的 fp32 权重副本。ZeRO-3（FSDP 的完全分片）在 %1 张 GPU 上让每张 GPU 只保存每一行的 1/%1（最后几列）：每张 GPU 的模型状态为 %2，加上为计算而聚合的层和通信缓冲区，设备峰值为 %3。某一行在两组列之间发生变化，是框架的做法所致：transformers（通过 accelerate）运行的 FSDP 把分片保存为 fp32 并直接对其执行优化器步，因此分片本身就是主权重。</translation>
+    </message>
+    <message>
+        <source>LoRA freezes the base: it stays in bf16 (%1 bytes per parameter, %2), with no gradients or optimizer states; only the %3 adapter parameters train. QLoRA stores the frozen linear layers in 4-bit NF4: the base takes %4 bytes per parameter, %5.</source>
+        <translation>LoRA 冻结基座：基座保持 bf16（每参数 %1 字节，%2），没有梯度和优化器状态；只训练 %3 个适配器参数。QLoRA 把冻结的线性层存为 4-bit NF4：基座每参数 %4 字节，共 %5。</translation>
     </message>
 </context>
 </TS>

@@ -91,6 +91,12 @@ MainWindow::MainWindow(QWidget *parent)
         {m_breakdown, m_batchCurve, m_sequenceCurve, m_gpuCurve, m_timeline, m_comparison,
          [this] { return m_pages->currentWidget() == m_comparison; }},
         this);
+    m_exportActions->setServingCharts(m_servingCharts); // a server's curves, in inference mode
+    // The comparison's rows of inputs named as the controls name them (issue 21 #13).
+    m_comparison->setFieldLabels([this](const QString &path) {
+        const QWidget *control = m_controls->controlFor(path);
+        return control ? ControlGroup::label(control) : QString();
+    });
     m_comparisonActions =
         new ComparisonActions(m_document, m_comparison, this, [this] { showComparison(); });
     buildMenus();
@@ -100,6 +106,7 @@ MainWindow::MainWindow(QWidget *parent)
                 m_document->edit(s, what, dragging);
             });
     connect(m_controls, &ControlsPanel::refused, this, &MainWindow::showRefusal);
+    connect(m_controls, &ControlsPanel::noted, this, &MainWindow::showRefusal);
     connect(m_document, &Document::applied, m_controls, &ControlsPanel::setScenario);
     connect(m_document, &Document::titleChanged, this, &MainWindow::updateTitle);
     connect(m_document->controller(), &PlanController::updated, this, &MainWindow::redraw);
@@ -285,6 +292,7 @@ void MainWindow::redraw()
     m_servingCharts->setCurves(c->servingCurves());
     m_controls->servingGroup()->setPlan(e.serving, m_unit);
     m_status->setEstimate(e, m_unit, scenario().training.mode);
+    m_controls->showWarnings(e);
     m_clearCalibration->setEnabled(e.calibrated);
     updateTitle();
 }

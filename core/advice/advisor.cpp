@@ -6,6 +6,7 @@
 
 #include "advice/advisor_candidates.h"
 #include "advice/advisor_changes.h"
+#include "advice/calibration.h"
 #include "advice/solvers.h"
 #include "catalog.h"
 #include "formats/scenario_json.h"
@@ -26,6 +27,15 @@ struct Outcome
 };
 
 } // namespace
+
+bool fitsWithinBand(double peakDeviceBytes, double capacityBytes)
+{
+    // The likely range of the device total is [low, high] x the estimate (calibration.h: the
+    // 10th and 90th percentiles of measured / estimated over tests/data/measured): a fit whose
+    // high end passes the capacity lies inside it.
+    return peakDeviceBytes <= capacityBytes &&
+           peakDeviceBytes * validationErrorBand.high > capacityBytes;
+}
 
 Advice advise(const Scenario &scenario, const AdviceOptions &options)
 {
@@ -56,7 +66,7 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
         o.losses.push_back(LossKind::Chunked);
     if (base.training.mode != Mode::Train) {
         o.recomputes = {{base.training.recompute, base.training.recomputeLayers}};
-        o.optimizers = {base.training.optimizer};
+        o.optimizers = {{base.training.optimizer, base.training.optimizerPrecision}};
         o.methods = {base.training.finetune.method};
         o.splits = {{base.training.microBatchSize, base.training.gradientAccumulationSteps}};
         o.losses = {base.training.loss};
@@ -164,13 +174,17 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
                     }
 
     // The frontier of memory against time, kind by kind (same semantics first, then numerics,
-    // method, hardware): fastest first, each keeping clearly less memory (1% of the capacity)
-    // than every faster one of its kind; among equally fast ones the fewest changes.
+    // method, hardware). Within a kind the fits clear of the estimate's likely range come
+    // before those inside it (a fit with 0.45 GiB to spare where the range is 14 GiB wide may
+    // well not fit: issue 21 #9); then fastest first, each keeping clearly less memory (1% of
+    // the capacity) than every faster one of its kind; among equally fast ones the fewest
+    // changes.
     const double capacity = now.capacityBytes > 0 ? now.capacityBytes : 1.0;
     struct Ranked
     {
         const Outcome *outcome;
-        int kind, changes;
+        int kind, changes, knobs;
+        bool inBand, keepsLayout;
         double perToken;
         size_t order; // enumeration order: the last tie-break, so equal candidates rank alike
     };
@@ -178,12 +192,16 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
     ranked.reserve(fitting.size());
     for (const auto &f : fitting) {
         (void)apply(w, base, o, f.choice);
-        ranked.push_back({&f, int(kindOf(base, w)), changeCount(base, w),
+        ranked.push_back({&f, int(kindOf(base, w)), changeCount(base, w), knobsTurned(base, w),
+                          fitsWithinBand(f.peak, f.peak + f.headroom),
+                          advisor_internal::keepsLayout(base, w),
                           f.seconds / std::max(1.0, f.tokens), ranked.size()});
     }
     std::sort(ranked.begin(), ranked.end(), [](const Ranked &a, const Ranked &b) {
         if (a.kind != b.kind)
             return a.kind < b.kind;
+        if (a.inBand != b.inBand)
+            return b.inBand;
         if (std::fabs(a.perToken - b.perToken) > 0.005 * std::max(a.perToken, b.perToken))
             return a.perToken < b.perToken;
         if (a.changes != b.changes)
@@ -192,31 +210,65 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
             return a.outcome->peak < b.outcome->peak;
         return a.order < b.order;
     });
-    // A suggestion of a later kind stays only if no kept one (of its own kind or an earlier)
-    // is at least as fast with no more memory: 8-bit states that buy nothing next to an
-    // offload are left out.
-    std::vector<const Outcome *> frontier;
-    std::vector<const Ranked *> kept;
+    // One is dominated by another at least as fast with no more memory (and no closer to the
+    // band's edge): 8-bit states that buy nothing next to an offload are left out.
+    const auto dominates = [&](const Ranked &k, const Ranked &r) {
+        return k.perToken <= r.perToken * 1.005 &&
+               k.outcome->peak <= r.outcome->peak + 0.01 * capacity && (!k.inBand || r.inBand);
+    };
+    // The kept ones by index (a few dozen at most): what each candidate is checked against.
+    std::vector<char> picked(ranked.size(), 0);
+    std::vector<size_t> keptIndices;
+    const auto anyPicked = [&](const auto &pred) {
+        return std::any_of(keptIndices.begin(), keptIndices.end(),
+                           [&](size_t j) { return pred(ranked[j]); });
+    };
+    const auto pick = [&](size_t i) {
+        picked[i] = 1;
+        keptIndices.push_back(i);
+    };
+    // First what several-knob changes must never crowd out (issue 21 #9, issue 22): each
+    // change of one knob that fits, unless another one-knob change (of its kind or an earlier)
+    // dominates it; then the best fit that keeps the model-parallel layout, of the earliest
+    // kind that has one.
+    for (size_t i = 0; i < ranked.size(); ++i) {
+        const Ranked &r = ranked[i];
+        if (r.knobs == 1 && !anyPicked([&](const Ranked &k) {
+                return k.kind <= r.kind && dominates(k, r);
+            }))
+            pick(i);
+    }
+    // The first in ranked order is of the earliest kind that has one, and the best of it.
+    const auto sameLayout = std::find_if(ranked.begin(), ranked.end(), [](const Ranked &r) {
+        return r.changes > 0 && r.keepsLayout;
+    });
+    if (sameLayout != ranked.end() && !picked[size_t(sameLayout - ranked.begin())])
+        pick(size_t(sameLayout - ranked.begin()));
+    // Then the frontier, up to a third of the suggestions per kind. A suggestion of a later
+    // kind stays only if no kept one (of its own kind or an earlier) dominates it.
+    int total = int(std::count(picked.begin(), picked.end(), 1));
     const int perKind = std::max(1, options.maxSuggestions / 3);
-    for (size_t i = 0; i < ranked.size();) {
+    for (size_t i = 0; i < ranked.size() && total < options.maxSuggestions;) {
         const int kind = ranked[i].kind;
         int taken = 0;
+        for (size_t j = i; j < ranked.size() && ranked[j].kind == kind; ++j)
+            taken += picked[j];
         for (; i < ranked.size() && ranked[i].kind == kind; ++i) {
             const Ranked &r = ranked[i];
-            if (r.changes == 0 || taken >= perKind)
-                continue; // the scenario as it is, or enough of this kind
-            const bool dominated =
-                std::any_of(kept.begin(), kept.end(), [&](const Ranked *k) {
-                    return k->perToken <= r.perToken * 1.005 &&
-                           k->outcome->peak <= r.outcome->peak + 0.01 * capacity;
-                });
-            if (dominated)
+            if (picked[i] || r.changes == 0 || taken >= perKind ||
+                total >= options.maxSuggestions)
+                continue; // kept already, the scenario as it is, or enough of this kind
+            if (anyPicked([&](const Ranked &k) { return k.kind <= r.kind && dominates(k, r); }))
                 continue;
-            frontier.push_back(r.outcome);
-            kept.push_back(&r);
+            pick(i);
             ++taken;
+            ++total;
         }
     }
+    std::vector<const Outcome *> frontier;
+    for (size_t i = 0; i < ranked.size(); ++i)
+        if (picked[i])
+            frontier.push_back(ranked[i].outcome);
     const auto suggestionFor = [&](const Outcome &f) {
         Suggestion sgg;
         sgg.scenario = base;
@@ -225,6 +277,7 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
         sgg.peakDeviceBytes = f.peak;
         sgg.headroomBytes = f.headroom;
         sgg.kind = kindOf(base, sgg.scenario);
+        sgg.withinBand = fitsWithinBand(f.peak, f.peak + f.headroom);
         const StepTime st = stepTime(sgg.scenario, options.time);
         const double perToken = st.seconds / std::max(1.0, st.tokens);
         sgg.relativeStepTime = basePerToken > 0 ? perToken / basePerToken : 1.0;
@@ -281,7 +334,8 @@ nlohmann::json adviceToJson(const Advice &a)
                                {"headroom_bytes", std::llround(s.headroomBytes)},
                                {"kind", changeKindKey(s.kind)},
                                {"relative_step_time", std::round(s.relativeStepTime * 1000) / 1000},
-                               {"cost_basis", s.costBasis}});
+                               {"cost_basis", s.costBasis},
+                               {"within_band", s.withinBand}});
     json out = {{"format", "vramplan-advice"},
                 {"version", 1},
                 {"fits_now", a.fitsNow},

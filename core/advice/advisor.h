@@ -39,7 +39,15 @@ struct Suggestion
     ChangeKind kind = ChangeKind::SameSemantics;
     double relativeStepTime = 1; // step time over the scenario's own (same global batch)
     std::string costBasis;       // one sentence: where the cost comes from
+    // The fit lies inside the estimate's likely range: the peak times the high end of the
+    // validation error band (calibration.h validationErrorBand, the 90th percentile of
+    // measured / estimated) passes the capacity, so a real run may well not fit. Such fits rank
+    // after those clear of the band (issue 21 #9); JSON "within_band".
+    bool withinBand = false;
 };
+
+// Whether `peakDeviceBytes` on `capacityBytes` fits only inside the likely range (Suggestion).
+bool fitsWithinBand(double peakDeviceBytes, double capacityBytes);
 
 struct AdviceOptions
 {
@@ -58,7 +66,11 @@ struct Advice
     bool cancelled = false; // stopped by AdviceOptions::cancel: no suggestions, no nearest
     int64_t searched = 0;  // candidates whose outcome the search established
     int64_t estimated = 0; // of them, estimated (the others pruned by a law)
-    std::vector<Suggestion> suggestions; // the frontier, fastest first
+    // The frontier, kind by kind; within a kind the fits clear of the likely range first, then
+    // fastest first. Every change of one knob that fits is offered unless another one-knob
+    // change is as fast with no more memory, and so is the best fit that keeps the tensor and
+    // pipeline layout: several-knob changes never crowd them out.
+    std::vector<Suggestion> suggestions;
     bool hasNearest = false;
     Suggestion nearest; // the least over, when nothing fits
     // The solvers' answers for the scenario as it is (0: nothing fits).

@@ -99,11 +99,32 @@ std::vector<OffloadChoice> offloadsFor(const Scenario &s)
     return out;
 }
 
-std::vector<Optimizer> optimizersFor(const Scenario &s)
+// The scenario's optimizer; bitsandbytes' 8-bit AdamW; and where the framework has them, Adam
+// with 16-bit states (Megatron's precision-aware optimizer: --exp-avg-dtype bf16
+// --exp-avg-sq-dtype bf16; DeepSpeed's bf16_optimizer_states) or torchao's 4-bit AdamW (int4
+// states, torchao.optim.AdamW4bit).
+std::vector<OptimizerChoice> optimizersFor(const Scenario &s)
 {
-    std::vector<Optimizer> out = {s.training.optimizer};
-    if (adamFamily(s.training.optimizer) && frameworkHas(s.framework, Knob::EightBitOptimizer))
-        out.push_back(Optimizer::Adamw8bit);
+    const auto &t = s.training;
+    std::vector<OptimizerChoice> out = {{t.optimizer, t.optimizerPrecision}};
+    if (!adamFamily(t.optimizer) || t.optimizer == Optimizer::PagedAdamw)
+        return out;
+    if (frameworkHas(s.framework, Knob::EightBitOptimizer))
+        out.push_back({Optimizer::Adamw8bit, OptimizerPrecision{}});
+    const auto &o = t.optimizerPrecision;
+    const bool fp32States = t.precision != Precision::Bf16 &&
+                            (o.expAvg == StateDtype::Auto || o.expAvg == StateDtype::Fp32) &&
+                            (o.expAvgSq == StateDtype::Auto || o.expAvgSq == StateDtype::Fp32);
+    if (fp32States && frameworkHas(s.framework, Knob::PrecisionAwareOptimizer)) {
+        OptimizerPrecision bf16 = o;
+        bf16.expAvg = bf16.expAvgSq = StateDtype::Bf16;
+        out.push_back({t.optimizer, bf16});
+    }
+    if (o.expAvg != StateDtype::Int4 && frameworkHas(s.framework, Knob::LowBitOptimizerStates)) {
+        OptimizerPrecision int4 = o;
+        int4.expAvg = int4.expAvgSq = StateDtype::Int4;
+        out.push_back({t.optimizer, int4});
+    }
     return out;
 }
 
@@ -177,7 +198,8 @@ bool apply(Scenario &w, const Scenario &base, const Options &o, const Choice &c)
     p.offloadParameters = o.offloads[size_t(c.offload)].parameters;
     w.training.recompute = o.recomputes[size_t(c.recompute)].mode;
     w.training.recomputeLayers = o.recomputes[size_t(c.recompute)].layers;
-    w.training.optimizer = o.optimizers[size_t(c.optimizer)];
+    w.training.optimizer = o.optimizers[size_t(c.optimizer)].optimizer;
+    w.training.optimizerPrecision = o.optimizers[size_t(c.optimizer)].precision;
     w.training.loss = o.losses[size_t(c.loss)];
     const FinetuneMethod method = o.methods[size_t(c.method)];
     w.training.finetune.method = method;

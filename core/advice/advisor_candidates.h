@@ -26,6 +26,13 @@ struct RecomputeChoice
     int64_t layers; // -1: all
 };
 
+// An optimizer and the precision of its states (training.optimizer_precision).
+struct OptimizerChoice
+{
+    Optimizer optimizer = Optimizer::Adamw;
+    OptimizerPrecision precision;
+};
+
 struct OffloadChoice
 {
     Offload optimizer, parameters;
@@ -51,7 +58,7 @@ struct Options
     std::vector<RecomputeChoice> recomputes;
     std::vector<int64_t> zeros; // from lowest to highest stage
     std::vector<OffloadChoice> offloads;
-    std::vector<Optimizer> optimizers;
+    std::vector<OptimizerChoice> optimizers;
     std::vector<FinetuneMethod> methods;
     std::vector<Hardware> hardware;
     std::vector<std::pair<int64_t, int64_t>> splits;
@@ -63,7 +70,7 @@ struct Options
 std::vector<Layout> layoutsFor(const Scenario &s);
 std::vector<RecomputeChoice> recomputesFor(const Scenario &s);
 std::vector<OffloadChoice> offloadsFor(const Scenario &s);
-std::vector<Optimizer> optimizersFor(const Scenario &s);
+std::vector<OptimizerChoice> optimizersFor(const Scenario &s);
 std::vector<FinetuneMethod> methodsFor(const Scenario &s);
 std::vector<Hardware> hardwareFor(const Scenario &s, bool allow);
 std::vector<std::pair<int64_t, int64_t>> splitsFor(const Scenario &s);

@@ -12,13 +12,20 @@
 namespace vramplan {
 namespace advisor_internal {
 
+bool precisionDiffers(const OptimizerPrecision &a, const OptimizerPrecision &b)
+{
+    return a.masterWeights != b.masterWeights || a.gradients != b.gradients ||
+           a.expAvg != b.expAvg || a.expAvgSq != b.expAvgSq;
+}
+
 ChangeKind kindOf(const Scenario &base, const Scenario &w)
 {
     if (w.parallelism.gpus != base.parallelism.gpus || w.gpu.preset != base.gpu.preset)
         return ChangeKind::Hardware;
     if (w.training.finetune.method != base.training.finetune.method)
         return ChangeKind::Method;
-    if (w.training.optimizer != base.training.optimizer)
+    if (w.training.optimizer != base.training.optimizer ||
+        precisionDiffers(w.training.optimizerPrecision, base.training.optimizerPrecision))
         return ChangeKind::Numerics;
     return ChangeKind::SameSemantics;
 }
@@ -42,6 +49,14 @@ std::vector<std::pair<std::string, nlohmann::json>> changesOf(const Scenario &a,
             tb.recomputeLayers < 0 ? nlohmann::json(b.model.layers)
                                    : nlohmann::json(tb.recomputeLayers));
     add("training.optimizer", ta.optimizer, tb.optimizer, toString(tb.optimizer));
+    const auto &oa = ta.optimizerPrecision, &ob = tb.optimizerPrecision;
+    add("training.optimizer_precision.master_weights", oa.masterWeights, ob.masterWeights,
+        toString(ob.masterWeights));
+    add("training.optimizer_precision.gradients", oa.gradients, ob.gradients,
+        toString(ob.gradients));
+    add("training.optimizer_precision.exp_avg", oa.expAvg, ob.expAvg, toString(ob.expAvg));
+    add("training.optimizer_precision.exp_avg_sq", oa.expAvgSq, ob.expAvgSq,
+        toString(ob.expAvgSq));
     add("training.loss", ta.loss, tb.loss, toString(tb.loss));
     add("training.finetune.method", ta.finetune.method, tb.finetune.method,
         toString(tb.finetune.method));
@@ -71,7 +86,9 @@ int changeCount(const Scenario &a, const Scenario &b)
     const auto &pa = a.parallelism, &pb = b.parallelism;
     return int(ta.microBatchSize != tb.microBatchSize) + int(ta.recompute != tb.recompute) +
            int(ta.recomputeLayers != tb.recomputeLayers && tb.recompute == Recompute::Full) +
-           int(ta.optimizer != tb.optimizer) + int(ta.finetune.method != tb.finetune.method) +
+           int(ta.optimizer != tb.optimizer) +
+           int(precisionDiffers(ta.optimizerPrecision, tb.optimizerPrecision)) +
+           int(ta.finetune.method != tb.finetune.method) +
            int(ta.loss != tb.loss) +
            int(pa.gpus != pb.gpus) + int(pa.tensorParallel != pb.tensorParallel) +
            int(pa.pipelineParallel != pb.pipelineParallel) +
@@ -79,6 +96,22 @@ int changeCount(const Scenario &a, const Scenario &b)
            int(pa.expertParallel != pb.expertParallel) + int(pa.zeroStage != pb.zeroStage) +
            int(pa.offloadOptimizer != pb.offloadOptimizer) +
            int(pa.offloadParameters != pb.offloadParameters) + int(a.gpu.preset != b.gpu.preset);
+}
+
+int knobsTurned(const Scenario &a, const Scenario &b)
+{
+    const auto &ta = a.training, &tb = b.training;
+    const bool layersWithMode = ta.recompute != tb.recompute &&
+                                ta.recomputeLayers != tb.recomputeLayers &&
+                                tb.recompute == Recompute::Full;
+    return changeCount(a, b) - int(layersWithMode);
+}
+
+bool keepsLayout(const Scenario &a, const Scenario &b)
+{
+    const auto &pa = a.parallelism, &pb = b.parallelism;
+    return pa.tensorParallel == pb.tensorParallel && pa.pipelineParallel == pb.pipelineParallel &&
+           pa.contextParallel == pb.contextParallel && pa.expertParallel == pb.expertParallel;
 }
 
 // One sentence naming the terms of the step time that moved most (step_time.h).

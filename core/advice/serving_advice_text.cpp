@@ -156,8 +156,9 @@ std::string servingAdviceTable(const ServingAdvice &a, const Scenario &s)
     std::ostringstream out;
     const auto &t = a.target;
     out << (s.name.empty() ? std::string("scenario") : s.name) << '\n'
-        << "target: " << t.requests << " concurrent requests of " << t.tokens << " tokens ("
-        << t.requests * t.tokens << " KV tokens) under " << toString(s.serving.engine) << "\n"
+        << "target: " << t.requests
+        << (t.requests == 1 ? " concurrent request of " : " concurrent requests of ") << t.tokens
+        << " tokens (" << t.requests * t.tokens << " KV tokens) under " << toString(s.serving.engine) << "\n"
         << "as it is: " << (a.servesNow ? "serves" : "does not serve") << " ("
         << number(a.now.plan.maxConcurrency, 1) << " requests at once); searched " << a.searched
         << " candidates (" << a.estimated << " estimated)\n";

@@ -100,12 +100,18 @@ bool isServingScenario(const Scenario &s)
 
 ServingTarget resolveTarget(const Scenario &s, ServingTarget t)
 {
+    // The scenario's own target where it sets one; else one request (transformers: the
+    // micro-batch) of max_model_len. max_num_seqs is a scheduler cap, not a load: taking it as
+    // the requests to serve made "Make it fit" search for 256 requests of 131,072 tokens once a
+    // user lowered it (issue 21 #6).
     if (t.requests <= 0)
-        t.requests = s.serving.engine == ServingEngine::Transformers
+        t.requests = s.serving.targetRequests > 0 ? s.serving.targetRequests
+                     : s.serving.engine == ServingEngine::Transformers
                          ? std::max<int64_t>(1, s.training.microBatchSize)
-                         : std::max<int64_t>(1, s.serving.maxNumSeqs);
+                         : 1;
     if (t.tokens <= 0)
-        t.tokens = std::max<int64_t>(1, resolveServing(s).maxModelLen);
+        t.tokens = s.serving.targetTokens > 0 ? s.serving.targetTokens
+                                               : std::max<int64_t>(1, resolveServing(s).maxModelLen);
     return t;
 }
 

@@ -6,6 +6,7 @@
 #include "formats/json_reader.h"
 #include "formats/scenario_json.h"
 
+#include <algorithm>
 #include <map>
 
 namespace vramplan {
@@ -135,6 +136,29 @@ std::vector<DifferingInput> differingInputs(const std::vector<Scenario> &scenari
     return out;
 }
 
+std::vector<std::string> uniqueLabels(const Comparison &c)
+{
+    std::vector<std::string> out;
+    std::map<std::string, int> seen;
+    for (const auto &e : c.entries)
+        ++seen[e.label];
+    std::map<std::string, int> numbered;
+    for (const auto &e : c.entries) {
+        std::string label = e.label;
+        if (seen[e.label] > 1) {
+            // The first keeps its name; the others get the next number no entry has taken.
+            int &n = numbered[e.label];
+            ++n;
+            while (n > 1 && seen.count(e.label + " (" + std::to_string(n) + ")"))
+                ++n;
+            if (n > 1)
+                label += " (" + std::to_string(n) + ")";
+        }
+        out.push_back(label);
+    }
+    return out;
+}
+
 std::string comparisonTable(const Comparison &c, TableFormat format)
 {
     std::vector<Estimate> estimates;
@@ -162,10 +186,13 @@ std::string comparisonTable(const Comparison &c, TableFormat format)
     }
     char number[48];
     std::string out;
+    const std::vector<std::string> labels = uniqueLabels(c);
+    const bool servers = std::any_of(estimates.begin(), estimates.end(),
+                                     [](const Estimate &e) { return e.serving.present; });
     if (format == TableFormat::Csv) {
         out = "row";
-        for (const auto &e : c.entries)
-            out += ",\"" + cell(e.label, '"') + "\"";
+        for (const auto &label : labels)
+            out += ",\"" + cell(label, '"') + "\"";
         out += "\n";
         for (int k = 0; k < componentCount; ++k) {
             out += std::string(componentKey(Component(k))) + "_bytes";
@@ -183,12 +210,23 @@ std::string comparisonTable(const Comparison &c, TableFormat format)
         out += "\nfits";
         for (const auto &e : estimates)
             out += e.fits ? ",true" : ",false";
+        if (servers) {
+            // Rows of a server's plan (serving.h), after the rows every comparison has.
+            out += "\nkv_cache_tokens";
+            for (const auto &e : estimates)
+                out += e.serving.present ? "," + std::to_string(e.serving.kvCacheTokens) : ",";
+            out += "\nmax_concurrency";
+            for (const auto &e : estimates) {
+                std::snprintf(number, sizeof number, ",%.4f", e.serving.maxConcurrency);
+                out += e.serving.present ? number : ",";
+            }
+        }
         return out + "\n";
     }
     out = "| | ";
     std::string rule = "|---|";
-    for (const auto &e : c.entries) {
-        out += cell(e.label, '|') + " | ";
+    for (const auto &label : labels) {
+        out += cell(label, '|') + " | ";
         rule += "---:|";
     }
     out += "\n" + rule + "\n";
@@ -214,6 +252,16 @@ std::string comparisonTable(const Comparison &c, TableFormat format)
     out += "\n| fits | ";
     for (const auto &e : estimates)
         out += std::string(e.fits ? "yes" : "no") + " | ";
+    if (servers) {
+        out += "\n| KV-cache tokens | ";
+        for (const auto &e : estimates)
+            out += (e.serving.present ? std::to_string(e.serving.kvCacheTokens) : "-") + " | ";
+        out += "\n| max concurrency (requests of max_model_len) | ";
+        for (const auto &e : estimates) {
+            std::snprintf(number, sizeof number, "%.2f | ", e.serving.maxConcurrency);
+            out += e.serving.present ? number : "- | ";
+        }
+    }
     return out + "\n";
 }
 

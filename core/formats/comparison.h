@@ -41,9 +41,15 @@ struct DifferingInput
 };
 std::vector<DifferingInput> differingInputs(const std::vector<Scenario> &scenarios);
 
+// The entries' labels, each once: a label given twice is numbered ("vLLM, 1 x H100 (2)"), so
+// that a table's columns (the CSV's headings) name one scenario each (issue 21 #8).
+std::vector<std::string> uniqueLabels(const Comparison &comparison);
+
 enum class TableFormat;
 // The comparison as a table: CSV (a row per component, a column per scenario, bytes), JSON
-// (each scenario's estimate) or Markdown (differing inputs, then components in GiB).
+// (each scenario's estimate) or Markdown (differing inputs, then components in GiB). Where an
+// entry is an inference server, CSV and Markdown end with its KV-cache tokens and its
+// concurrency (requests of max_model_len at once; empty, or "-", for a training run).
 std::string comparisonTable(const Comparison &comparison, TableFormat format);
 
 } // namespace vramplan

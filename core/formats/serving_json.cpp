@@ -68,6 +68,8 @@ bool readServing(const nlohmann::json &document, ServingConfig &out, std::string
         return false;
     r.integer("max_new_tokens", s.maxNewTokens, 0, maxTokens);
     r.enumeration("cache", s.cache);
+    r.integer("target_requests", s.targetRequests, 1, int64_t(1) << 20);
+    r.integer("target_tokens", s.targetTokens, 1, maxTokens);
     r.finish();
     if (!r.ok())
         return false;
@@ -97,6 +99,10 @@ nlohmann::json servingToJson(const ServingConfig &s)
         out["max_new_tokens"] = s.maxNewTokens;
     if (s.engine == ServingEngine::Transformers || s.cache != GenerateCache::Dynamic)
         out["cache"] = toString(s.cache);
+    if (s.targetRequests > 0)
+        out["target_requests"] = s.targetRequests;
+    if (s.targetTokens > 0)
+        out["target_tokens"] = s.targetTokens;
     return out;
 }
 

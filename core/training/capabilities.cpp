@@ -153,7 +153,7 @@ std::string_view knobLabel(Knob knob)
         "a fused linear cross-entropy",
         "torch.compile",
         "Liger kernels",
-        "a precision-aware optimizer (16-bit or fp8 master weights, gradients or states)",
+        "precision-aware optimizer (16-bit or fp8 master weights, gradients or states)",
         "low-bit optimizer states (torchao int8 / int4 / fp8 AdamW)",
     };
     const int i = static_cast<int>(knob);

@@ -1378,11 +1378,13 @@ void TestCli::adviseServing()
     const auto ej = nlohmann::json::parse(e.out.toStdString(), nullptr, false);
     QVERIFY2(ej["serving"]["starts"].get<bool>() && ej["serving"]["max_concurrency"].get<double>() >= 16,
              qPrintable(e.describe()));
-    // The table for people; its defaults: the file's max_num_seqs (256) of max_model_len.
+    // The table for people; its defaults (issue 21 #6): the scenario's own target
+    // (serving.target_requests, target_tokens), else one request of max_model_len, never
+    // max_num_seqs (a cap on the engine's batch, not a number of users).
     const CliResult t = runCli({"advise", scenarioPath(llama8bVllm), "--format", "table"});
     VERIFY_RAN(t);
     COMPARE_EXIT(t, 0);
-    QVERIFY2(t.out.contains("target: 256 concurrent requests of 32768 tokens") &&
+    QVERIFY2(t.out.contains("target: 1 concurrent request of 32768 tokens") &&
                  t.out.contains("kv tokens") && t.out.contains("GPU memory rented"),
              qPrintable(t.describe()));
     // An impossible target: nothing serves, the nearest is named.

@@ -21,9 +21,11 @@
 #include "uitesting.h"
 
 #include <QDomDocument>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QRegularExpression>
+#include <QSvgGenerator>
 #include <QSvgRenderer>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -122,6 +124,11 @@ private slots:
     void emptyNoteDrawsNothing();
     void breakdownTotalClearOfCapacityAndRange();
     void chartsFollowADarkPalette();
+    void breakdownAxisFitsTheBar_data();
+    void breakdownAxisFitsTheBar();
+    void breakdownAxisComesBackDown();
+    void comparisonExportLabelsApart_data();
+    void comparisonExportLabelsApart();
 };
 
 // The legend beside the plot, never over the first bar or its total.
@@ -670,6 +677,120 @@ void TestCharts::chartsFollowADarkPalette()
     const QImage exported(path);
     QCOMPARE(exported.pixelColor(exported.width() - 4, exported.height() - 4), QColor(Qt::white));
     QCOMPARE(w.timelineChart()->plot()->toPixmap().toImage().pixelColor(2, 2), base);
+}
+
+// Issue 21 #4: in the compact (tabbed) layout, below about 1000 px wide, the breakdown's axis ran
+// to about 1,950 GiB for a 159 GiB bar. Whatever the window's size (and whatever it was before),
+// the axis fits the bar, its likely range and the capacity line: from 1.15 times the highest of
+// them to at most twice that, where a short plot makes room for the total's label.
+void TestCharts::breakdownAxisFitsTheBar_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("960x540") << QSize(960, 540);
+    QTest::newRow("800x600") << QSize(800, 600);
+    QTest::newRow("990x700") << QSize(990, 700);
+    QTest::newRow("640x400") << QSize(640, 400);
+}
+
+void TestCharts::breakdownAxisFitsTheBar()
+{
+    QFETCH(QSize, size);
+    for (const bool fromLarge : {false, true}) {
+        MainWindow w;
+        w.setUnit(Unit::GiB);
+        w.setScenario(defaultScenario());
+        // From a large window to a small one (a window made smaller, a screen at scale 2).
+        if (fromLarge)
+            QVERIFY(showAt(w, QSize(1600, 1000)));
+        QVERIFY(showAt(w, size));
+        QVERIFY(w.chartsPage()->tabbed() || size.width() >= 990);
+        if (w.chartsPage()->tabbed())
+            w.chartsPage()->curveTabs()->setCurrentWidget(w.breakdownChart());
+        replotAll(w);
+        const BreakdownChart *chart = w.breakdownChart();
+        const double top =
+            1.15 * std::max(chart->likelyRange().second, chart->capacityValue());
+        const double upper = chart->plot()->yAxis->range().upper;
+        QVERIFY2(upper >= top * 0.9999 && upper <= 2 * top * 1.0001,
+                 qPrintable(QStringLiteral("axis to %1 for a bar of %2, capacity %3")
+                                .arg(upper)
+                                .arg(chart->totalValue())
+                                .arg(chart->capacityValue())));
+        keepShot(w, QStringLiteral("breakdown-axis-%1x%2").arg(size.width()).arg(size.height()));
+    }
+}
+
+// The axis a short plot raised comes back down once the plot is tall again: each layout makes
+// room for the total's label from the top the estimate chose, not from the last layout's.
+void TestCharts::breakdownAxisComesBackDown()
+{
+    BreakdownChart chart;
+    chart.setEstimate(estimate(defaultScenario()), Unit::GiB);
+    const double top = 1.15 * std::max(chart.likelyRange().second, chart.capacityValue());
+    chart.resize(420, 150);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const double shortUpper = chart.plot()->yAxis->range().upper;
+    QVERIFY2(shortUpper <= 2 * top * 1.0001, qPrintable(QString::number(shortUpper)));
+    chart.resize(420, 900);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const double tallUpper = chart.plot()->yAxis->range().upper;
+    QVERIFY2(tallUpper < 1.2 * top, qPrintable(QString::number(tallUpper)));
+    QVERIFY(tallUpper >= top * 0.9999);
+}
+
+// Issue 21 #13: exported, the comparison's names under its bars ran into each other. In every
+// format each name stays within its bar's slot: no two drawn names overlap.
+void TestCharts::comparisonExportLabelsApart_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::newRow("png") << QStringLiteral("png");
+    QTest::newRow("svg") << QStringLiteral("svg");
+}
+
+void TestCharts::comparisonExportLabelsApart()
+{
+    QFETCH(QString, format);
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(defaultScenario());
+    Comparison comparison;
+    for (int64_t gpus : {1, 2, 4, 8, 16})
+        comparison.entries.push_back(
+            {"Llama-3.1-8B, full fine-tune, bf16 mixed, AdamW, ZeRO 3 on " + std::to_string(gpus) +
+                 " x H100-80GB",
+             withGpus(defaultScenario(), gpus)});
+    w.comparisonView()->setComparison(comparison);
+    w.showComparison();
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    QCustomPlot *plot = w.comparisonView()->plot();
+    const QString path = dir.filePath(QStringLiteral("comparison.") + format);
+    QCOMPARE(w.exportChart(QStringLiteral("comparison"), path), QString());
+    QVERIFY(QFileInfo(path).size() > 0);
+    // The ticker's labels as the export left them, measured as the file draws them: a PNG is
+    // an image (its resolution, not the screen's), an SVG at its generator's.
+    auto *ticker = static_cast<QCPAxisTickerText *>(plot->xAxis->ticker().data());
+    const QImage png(1, 1, QImage::Format_ARGB32);
+    QSvgGenerator svg;
+    QPaintDevice *device = format == QLatin1String("svg") ? static_cast<QPaintDevice *>(&svg)
+                                                          : static_cast<QPaintDevice *>(
+                                                                const_cast<QImage *>(&png));
+    const QFontMetrics metrics(plot->xAxis->tickLabelFont(), device);
+    QVERIFY(ticker->ticks().size() == 5);
+    double previousRight = -1e9;
+    for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it) {
+        const double centre = plot->xAxis->coordToPixel(it.key());
+        double width = 0;
+        for (const QString &line : it.value().split(QLatin1Char('\n')))
+            width = std::max(width, double(metrics.horizontalAdvance(line)));
+        const QRectF label(centre - width / 2, 0, width, 1);
+        QVERIFY2(label.left() > previousRight,
+                 qPrintable(QStringLiteral("%1 starts at %2, the one before ends at %3")
+                                .arg(it.value())
+                                .arg(label.left())
+                                .arg(previousRight)));
+        previousRight = label.right();
+    }
 }
 
 QTEST_MAIN(TestCharts)

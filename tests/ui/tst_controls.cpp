@@ -5,7 +5,12 @@
 // Compare, entries named by their scenario and loaded back into the editor (15), a calibration
 // fit that reads well and is never clipped (9).
 
+#include "charts/breakdowntooltip.h"
 #include "formats/comparison.h"
+#include "formats/estimate_json.h"
+#include "panels/batchgroup.h"
+#include "panels/presetpicker.h"
+#include "panels/warningmarks.h"
 #include "document/scenarioname.h"
 #include "panels/calibrationdialog.h"
 #include "panels/comparisonview.h"
@@ -109,6 +114,14 @@ private slots:
     void entryLoadsBackIntoTheEditor();
     void calibrationFitReadsWell();
     void calibrationTextIsNeverClipped();
+    void warningsReachTheControls_data();
+    void warningsReachTheControls();
+    void refusedKeysAreSaid();
+    void newSizeSaysWhatItRescaled();
+    void sequenceDragSnaps_data();
+    void sequenceDragSnaps();
+    void tooltipWorksThisRunsNumbers();
+    void optimizerPrecisionControls();
 };
 
 void TestControls::generatedNamesMatchTheBundledOnes()
@@ -320,10 +333,23 @@ void TestControls::trainingStackControls()
     release->setText(QStringLiteral("latest"));
     emit release->editingFinished();
     QCOMPARE(refused.count(), 1);
-    QCOMPARE(refused.first().at(0).toString(),
-             QStringLiteral("Release latest refused: framework_version: expected a release such "
-                            "as \"4.57\" or \"transformers 4.57\""));
-    QCOMPARE(release->text(), QStringLiteral("4.45.2")); // back where the scenario is
+    const QString why = QStringLiteral("Release latest refused: framework_version: expected a "
+                                       "release such as \"4.57\" or \"transformers 4.57\"");
+    QCOMPARE(refused.first().at(0).toString(), why);
+    // Issue 21 #22: the refused text stays for correction, marked, saying why; the scenario
+    // keeps its release, and another edit leaves the text there.
+    QCOMPARE(release->text(), QStringLiteral("latest"));
+    QCOMPARE(release->styleSheet(), QStringLiteral("border: 2px solid #c62828"));
+    QCOMPARE(release->toolTip(), why);
+    QCOMPARE(w.scenario().frameworkVersion.minor, 45);
+    c->microBatch()->spinBox()->setValue(2);
+    QCOMPARE(release->text(), QStringLiteral("latest"));
+    QCOMPARE(release->toolTip(), why);
+    release->setText(QStringLiteral("4.46"));
+    emit release->editingFinished();
+    QCOMPARE(w.scenario().frameworkVersion.minor, 46);
+    QCOMPARE(release->text(), QStringLiteral("4.46"));
+    QCOMPARE(release->styleSheet(), QString());
 
     // torchao's float8 all-gather: disabled with its reason until the scenario is fp8 under
     // FSDP2 full shard, then one named undo step that lowers the peak.
@@ -346,6 +372,59 @@ void TestControls::trainingStackControls()
     QCOMPARE(undoText(w), QStringLiteral("Undo Change float8 all-gather"));
     QVERIFY(w.scenario().parallelism.fsdpFloat8AllGather);
     QVERIFY(w.controller()->estimate().peak.allocated < bf16Gather);
+}
+
+// Issue 22: the optimizer's precision (SPEC §3 training.optimizer_precision) from the window:
+// one undo step each, both moments from the states' box, the estimate's states shrinking; a
+// framework without it marks the box with the estimator's warning.
+void TestControls::optimizerPrecisionControls()
+{
+    MainWindow w;
+    Scenario s = defaultScenario();
+    s.framework = Framework::Megatron;
+    w.setScenario(s);
+    ControlsPanel *c = w.controls();
+    auto *states =
+        qobject_cast<QComboBox *>(c->controlFor("training.optimizer_precision.exp_avg"));
+    auto *master =
+        qobject_cast<QComboBox *>(c->controlFor("training.optimizer_precision.master_weights"));
+    auto *gradients =
+        qobject_cast<QComboBox *>(c->controlFor("training.optimizer_precision.gradients"));
+    QVERIFY(states && master && gradients);
+    QCOMPARE(states->currentText(), QStringLiteral("auto"));
+    const double before = w.controller()->estimate().componentBytes(Component::OptimizerStates);
+    chooseData(states, int(StateDtype::Bf16));
+    QCOMPARE(undoText(w), QStringLiteral("Undo Change optimizer states dtype"));
+    QCOMPARE(w.scenario().training.optimizerPrecision.expAvg, StateDtype::Bf16);
+    QCOMPARE(w.scenario().training.optimizerPrecision.expAvgSq, StateDtype::Bf16);
+    // AdamW's two fp32 moments (8 of the 12 bytes per parameter with the master copy) halve.
+    const double after = w.controller()->estimate().componentBytes(Component::OptimizerStates);
+    QVERIFY(test::relativelyClose(after, before * 8.0 / 12.0, 1e-9));
+    chooseData(master, int(MasterDtype::Fp16));
+    QCOMPARE(undoText(w), QStringLiteral("Undo Change master weights dtype"));
+    chooseData(gradients, int(GradientDtype::Bf16));
+    QCOMPARE(undoText(w), QStringLiteral("Undo Change gradients dtype"));
+    QCOMPARE(w.scenario().training.optimizerPrecision.gradients, GradientDtype::Bf16);
+    w.undoStack()->undo();
+    w.undoStack()->undo();
+    w.undoStack()->undo();
+    QVERIFY(!w.scenario().training.optimizerPrecision.present());
+    QCOMPARE(states->currentText(), QStringLiteral("auto"));
+
+    // LitGPT has no precision-aware optimizer: the box says so, as the estimate's warning.
+    s.framework = Framework::Litgpt;
+    s.training.optimizerPrecision.expAvg = s.training.optimizerPrecision.expAvgSq =
+        StateDtype::Bf16;
+    w.setScenario(s);
+    QVERIFY2(states->toolTip().startsWith(
+                 QStringLiteral("\u26a0 litgpt has no precision-aware optimizer (16-bit or fp8 "
+                                "master weights, gradients or states)")),
+             qPrintable(states->toolTip()));
+    // Inference: off, saying why.
+    s.training.mode = Mode::Inference;
+    s.training.optimizerPrecision = {};
+    w.setScenario(s);
+    QVERIFY(!states->isEnabled());
 }
 
 void TestControls::undoStepsNameTheField()
@@ -525,3 +604,173 @@ void TestControls::calibrationTextIsNeverClipped()
 
 QTEST_MAIN(TestControls)
 #include "tst_controls.moc"
+
+// Issue 21 #3: the estimator's warnings reach the status line and the control concerned (an
+// amber frame, the warning first in its tooltip), and a knob the framework lacks is never a
+// plain green "fits".
+void TestControls::warningsReachTheControls_data()
+{
+    QTest::addColumn<QString>("change");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("warning");
+    QTest::addColumn<QString>("fit");
+    QTest::newRow("sequence beyond positions")
+        << "sequence" << "training.sequence_length"
+        << "the sequence (262144 tokens) is longer than the model's 131072 positions" << "";
+    QTest::newRow("litgpt cpu offload")
+        << "litgpt" << "parallelism.offload_optimizer"
+        << "litgpt has no optimizer offload to the CPU: the estimate shows what it would take, "
+           "but the run cannot be set up this way"
+        << "would fit";
+    QTest::newRow("eager scores") << "eager" << "training.attention" << "eager attention" << "";
+}
+
+void TestControls::warningsReachTheControls()
+{
+    QFETCH(QString, change);
+    QFETCH(QString, field);
+    QFETCH(QString, warning);
+    QFETCH(QString, fit);
+    MainWindow w;
+    Scenario s = defaultScenario();
+    w.setScenario(s);
+    QWidget *control = w.controls()->controlFor(field);
+    QVERIFY(control);
+    QCOMPARE(warningOf(control), QString());
+    if (change == "sequence") {
+        w.controls()->sequenceLength()->spinBox()->setValue(262144);
+    } else if (change == "litgpt") {
+        s.framework = Framework::Litgpt;
+        s.model = *presetModel("qwen3-0.6b");
+        s.parallelism.offloadOptimizer = Offload::Cpu;
+        w.setScenario(s);
+    } else {
+        s.training.attention = Attention::Eager;
+        s.training.sequenceLength = 32768;
+        w.setScenario(s);
+    }
+    const Estimate &e = w.controller()->estimate();
+    QString expected;
+    for (const Warning &x : e.warnings)
+        if (QString::fromStdString(warningText(x)).startsWith(warning.left(15)))
+            expected = QString::fromStdString(warningText(x));
+    QVERIFY2(expected.startsWith(warning), qPrintable(expected));
+    QVERIFY2(warningOf(control).contains(expected), qPrintable(warningOf(control)));
+    QVERIFY(control->toolTip().startsWith(QStringLiteral("\u26a0 ") + expected));
+    QVERIFY2(w.statusText().contains(expected), qPrintable(w.statusText()));
+    if (!fit.isEmpty()) {
+        QVERIFY(e.fits);
+        QVERIFY2(w.statusText().contains(QStringLiteral(
+                     "would fit (%1 headroom), but the framework cannot run it")
+                                             .arg(formatSize(e.headroomBytes, w.unit()))),
+                 qPrintable(w.statusText()));
+        QVERIFY(!w.statusText().contains(QStringLiteral("| fits,")));
+    }
+    // Undone, the mark goes.
+    w.setScenario(defaultScenario());
+    QCOMPARE(warningOf(control), QString());
+    QVERIFY(!control->toolTip().startsWith(QStringLiteral("\u26a0")));
+}
+
+// Issue 21 #22: "abc-5xyz" typed into Layers leaves 5, and says what it left out.
+void TestControls::refusedKeysAreSaid()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    auto *layers = qobject_cast<QSpinBox *>(w.controls()->controlFor("model.layers"));
+    QVERIFY(layers);
+    layers->setFocus();
+    layers->selectAll();
+    QSignalSpy refused(w.controls(), &ControlsPanel::refused);
+    QTest::keyClicks(layers, QStringLiteral("abc-5xyz"));
+    QTest::keyClick(layers, Qt::Key_Return);
+    QCOMPARE(w.scenario().model.layers, 5);
+    QVERIFY(!refused.isEmpty());
+    const QString said = QStringLiteral(
+        "Layers takes a whole number from 1 to 2048: \"abc-xyz\" left out");
+    QCOMPARE(refused.last().at(0).toString(), said);
+    QCOMPARE(w.statusBar()->currentMessage(), said);
+}
+
+// Issue 21 #22: a new size rewrites the architecture of an imported model: said field by field,
+// undone in one step.
+void TestControls::newSizeSaysWhatItRescaled()
+{
+    MainWindow w;
+    Scenario s = defaultScenario();
+    s.model.preset.clear(); // as an import leaves it: no preset
+    w.setScenario(s);
+    QSignalSpy noted(w.controls(), &ControlsPanel::noted);
+    w.controls()->modelSize()->spinBox()->setValue(70);
+    QCOMPARE(w.undoStack()->count(), 1);
+    QCOMPARE(noted.count(), 1);
+    const ModelConfig &m = w.scenario().model;
+    QVERIFY(m.layers != s.model.layers);
+    const QString text = noted.first().at(0).toString();
+    // The size shown is the scaled model's own count (70.19 B), the nearest to the 70 typed.
+    QVERIFY2(text.startsWith(QStringLiteral("Size %1: scaled the architecture: layers 32 "
+                                            "\u2192 %2, hidden size 4096 \u2192 %3")
+                                 .arg(w.controls()->modelSize()->spinBox()->text())
+                                 .arg(m.layers)
+                                 .arg(m.hiddenSize)),
+             qPrintable(text));
+    QVERIFY(text.endsWith(QStringLiteral("(Edit > Undo puts it back in one step)")));
+    QCOMPARE(w.statusBar()->currentMessage(), text);
+    w.undoStack()->undo();
+    QCOMPARE(scenarioToJson(w.scenario()).dump(), scenarioToJson(s).dump());
+}
+
+// Issue 21 #26: a sequence drag stops at the common context sizes and the model's own; a typed
+// length stays as typed.
+void TestControls::sequenceDragSnaps_data()
+{
+    QTest::addColumn<int>("position");
+    for (int p = 0; p <= 1000; p += 37)
+        QTest::addRow("position %d", p) << p;
+}
+
+void TestControls::sequenceDragSnaps()
+{
+    QFETCH(int, position);
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    LogSlider *sequence = w.controls()->sequenceLength();
+    sequence->slider()->setSliderDown(true);
+    sequence->slider()->setValue(position);
+    sequence->slider()->setSliderDown(false);
+    const double v = double(w.scenario().training.sequenceLength);
+    std::vector<double> stops = contextSizes(16, 1 << 21);
+    stops.push_back(131072); // Llama-3.1-8B's positions
+    QVERIFY2(std::find(stops.begin(), stops.end(), v) != stops.end(), qPrintable(QString::number(v)));
+    QCOMPARE(sequence->value(), v);
+    sequence->spinBox()->setValue(158816);
+    QCOMPARE(w.scenario().training.sequenceLength, 158816);
+}
+
+// Issue 21 #17: a breakdown tooltip works this run's numbers into its formulas: the bytes of
+// "b*s*V*bytes" solved, thousands grouped, and after the optimizer's list of every optimizer's
+// states this run's parameters and bytes each.
+void TestControls::tooltipWorksThisRunsNumbers()
+{
+    Scenario s = defaultScenario();
+    s.model = *presetModel("qwen3-8b");
+    s.training.sequenceLength = 8192;
+    const Estimate e = estimate(s);
+    // A long line goes on indented: read as one.
+    const QString logits = breakdownToolTip(e, Component::LogitsAndLoss, Unit::GiB)
+                               .replace(QStringLiteral("\n        "), QStringLiteral(" "));
+    // 1 x 8192 x 151,936 x 14 bytes = 17,424,187,392 bytes = 16.23 GiB: fp32 log-softmax and
+    // logits gradients with the bf16 logits (core logits_loss.cpp).
+    QVERIFY2(logits.contains(QStringLiteral(
+                 "cross-entropy backward: log-softmax and logits gradients — b*s*V*bytes (start "
+                 "of backward) = 1 \u00d7 8192 \u00d7 151,936 \u00d7 14 bytes — 16.23 GiB")),
+             qPrintable(logits));
+    QVERIFY2(!logits.contains(QStringLiteral("*bytes")) || !logits.contains(QStringLiteral("= 1*")),
+             qPrintable(logits));
+    const QString states = breakdownToolTip(e, Component::OptimizerStates, Unit::GiB)
+                               .replace(QStringLiteral("\n        "), QStringLiteral(" "));
+    QVERIFY2(states.contains(QStringLiteral("8,190,735,360 trainable parameters \u00d7 8 bytes "
+                                            "each on this GPU")),
+             qPrintable(states));
+}

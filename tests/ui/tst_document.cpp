@@ -6,6 +6,7 @@
 #include "charts/breakdownchart.h"
 #include "document/comparisonactions.h"
 #include "document/dialogs.h"
+#include "document/importedmodels.h"
 #include "formats/comparison.h"
 #include "document/scenariofile.h"
 #include "document/scenarioname.h"
@@ -15,6 +16,9 @@
 #include "panels/logslider.h"
 #include "formats/scenario_json.h"
 #include "testhelpers.h"
+#include "formats/breakdown_table.h"
+#include "panels/controlgroup.h"
+#include "panels/fitwording.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -26,6 +30,9 @@
 #include <QMenu>
 #include <QSlider>
 #include <QStatusBar>
+#include <QHeaderView>
+#include <QSet>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -108,10 +115,14 @@ private slots:
     void comparisonFiles();
     void saveComparisonAddsItsSuffix();
     void emptyComparisonCannotBeExported();
+    void servingVariantsApart_data();
+    void servingVariantsApart();
+    void comparisonTableReads();
     void newHidesTheBreakdownTooltip();
     void saveAsProposesTheScenarioName_data();
     void saveAsProposesTheScenarioName();
     void openingAConfigOffersTheImport();
+    void importedModelKeepsItsName();
 };
 
 void TestDocument::saveThenLoadIsIdentical()
@@ -439,8 +450,17 @@ void TestDocument::comparisonOfThree()
     const auto differing = differingInputs(scenarios);
     QCOMPARE(differing.size(), size_t(1));
     QCOMPARE(differing[0].path, std::string("parallelism.zero_stage"));
+    // The row is named as its control is (issue 21 #13), its field path in its tooltip; what
+    // differs from the first scenario stands out.
     QCOMPARE(view->table()->verticalHeaderItem(0)->text(),
+             ControlGroup::label(w.controls()->zeroBox()));
+    QVERIFY(!view->table()->verticalHeaderItem(0)->text().contains(QLatin1Char('.')));
+    QCOMPARE(view->table()->verticalHeaderItem(0)->toolTip(),
              QStringLiteral("parallelism.zero_stage"));
+    QCOMPARE(view->table()->item(0, 2)->text(), QStringLiteral("3"));
+    QVERIFY(!view->table()->item(0, 0)->font().bold());
+    QVERIFY(view->table()->item(0, 1)->font().bold());
+    QVERIFY(view->table()->item(0, 2)->font().bold());
 
     view->rename(0, "DDP");
     view->move(2, 0);
@@ -613,5 +633,191 @@ void TestDocument::openingAConfigOffersTheImport()
     QVERIFY(w.filePath().isEmpty());     // the config is not the scenario's file
 }
 
+// Issue 21 #8: serving variants compared. Each entry's name says what tells it apart (the KV
+// cache's and the weights' storage, max_model_len; for a name given twice, what differs), the
+// table and the CSV carry the KV cache in tokens and the concurrency, and the CSV's headings are
+// each one scenario's.
+void TestDocument::servingVariantsApart_data()
+{
+    QTest::addColumn<bool>("named");
+    QTest::newRow("names from the settings") << false;
+    QTest::newRow("one name given to all") << true;
+}
+
+void TestDocument::servingVariantsApart()
+{
+    QFETCH(bool, named);
+    Scenario base = test::parseOrFail(
+        test::readFile(test::dataPath(QStringLiteral("scenarios/llama-3.1-8b-vllm-h100.vramplan.json"))));
+    if (!named)
+        base.name.clear();
+    std::vector<Scenario> variants(4, base);
+    variants[1].serving.kvCacheDtype = KvCacheDtype::Fp8;
+    variants[2].serving.quantization = WeightQuantization::Fp8;
+    variants[3].serving.maxModelLen = 16384;
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    for (const Scenario &s : variants) {
+        w.setScenario(s);
+        w.comparisonActions()->addCurrent();
+    }
+    ComparisonView *view = w.comparisonView();
+    QCOMPARE(view->count(), 4);
+    QStringList labels;
+    for (const auto &e : view->comparison().entries)
+        labels << QString::fromStdString(e.label);
+    QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), 4);
+    if (named) {
+        QCOMPARE(labels[0], QString::fromStdString(base.name));
+        QCOMPARE(labels[1], QString::fromStdString(base.name) + " (kv_cache_dtype fp8)");
+        QCOMPARE(labels[2], QString::fromStdString(base.name) + " (quantization fp8)");
+        QCOMPARE(labels[3], QString::fromStdString(base.name) + " (max_model_len 16384)");
+    } else {
+        QCOMPARE(labels[0], QStringLiteral("Llama-3.1-8B, vLLM, bf16 weights, 16-bit KV cache, "
+                                           "max_model_len 32k, max_num_seqs 256, 1 x H100 80GB (HBM3)"));
+        QVERIFY2(labels[1].contains(QStringLiteral("fp8 KV cache")), qPrintable(labels[1]));
+        QVERIFY2(labels[2].contains(QStringLiteral("fp8 weights")), qPrintable(labels[2]));
+        QVERIFY2(labels[3].contains(QStringLiteral("max_model_len 16k")), qPrintable(labels[3]));
+        for (const QString &label : labels)
+            QVERIFY2(!label.contains(QStringLiteral("mixed")), qPrintable(label));
+    }
+    // The table's last two rows: KV-cache tokens and concurrency, each scenario's own.
+    QTableWidget *table = view->table();
+    const int rows = table->rowCount();
+    QCOMPARE(table->verticalHeaderItem(rows - 2)->text(), QStringLiteral("KV-cache tokens"));
+    QCOMPARE(table->verticalHeaderItem(rows - 1)->text(),
+             QStringLiteral("Max concurrency (requests of max_model_len)"));
+    for (int i = 0; i < 4; ++i) {
+        const Estimate e = estimate(variants[size_t(i)]);
+        QCOMPARE(table->item(rows - 2, i)->text(), groupedNumber(e.serving.kvCacheTokens));
+        QCOMPARE(table->item(rows - 1, i)->text(),
+                 QString::number(e.serving.maxConcurrency, 'f', 2));
+    }
+    // The CSV: headings each once, the same two rows in numbers.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("servers.csv"));
+    QCOMPARE(w.exportComparisonTable(path), QString());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    // row,"first","second",...: the labels hold commas, the quotes keep them.
+    QByteArray heading = lines.first();
+    QVERIFY(heading.startsWith("row,\"") && heading.endsWith('"'));
+    heading = heading.mid(5);
+    heading.chop(1);
+    const QStringList headings = QString::fromUtf8(heading).split(QStringLiteral("\",\""));
+    QCOMPARE(headings.size(), 4);
+    QCOMPARE(QSet<QString>(headings.begin(), headings.end()).size(), headings.size());
+    QByteArray tokens, concurrency;
+    for (const QByteArray &line : lines) {
+        if (line.startsWith("kv_cache_tokens,"))
+            tokens = line;
+        if (line.startsWith("max_concurrency,"))
+            concurrency = line;
+    }
+    QByteArray wantTokens = "kv_cache_tokens", wantConcurrency = "max_concurrency";
+    for (const Scenario &s : variants) {
+        const Estimate e = estimate(s);
+        wantTokens += "," + QByteArray::number(qlonglong(e.serving.kvCacheTokens));
+        wantConcurrency += "," + QByteArray::number(e.serving.maxConcurrency, 'f', 4);
+    }
+    QCOMPARE(tokens, wantTokens);
+    QCOMPARE(concurrency, wantConcurrency);
+    // Two entries of one name (a comparison file may hold them): numbered in the CSV.
+    Comparison twice;
+    twice.entries = {{"same", base}, {"same", variants[1]}};
+    const std::string csv = comparisonTable(twice, TableFormat::Csv);
+    QCOMPARE(csv.substr(0, csv.find('\n')), std::string("row,\"same\",\"same (2)\""));
+}
+
+// Issue 21 #13: the table reads as the controls do: numbers rounded and grouped, not JSON's
+// ("79.6474609375"); every heading whole, over lines within its column.
+void TestDocument::comparisonTableReads()
+{
+    Scenario a = defaultScenario();
+    Scenario b = defaultScenario();
+    b.gpu.preset.clear();
+    b.gpu.name = "custom";
+    b.gpu.memoryGiB = 47.5;
+    b.training.sequenceLength = 131072;
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    Comparison comparison;
+    comparison.entries = {
+        {"Llama-3.1-8B, full fine-tune, bf16 mixed, AdamW, 1 x H100-80GB, the long name", a},
+        {"Llama-3.1-8B, full fine-tune, bf16 mixed, AdamW, 1 x custom GPU at 128k tokens", b}};
+    w.comparisonView()->setComparison(comparison);
+    w.showComparison();
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTableWidget *table = w.comparisonView()->table();
+    const auto row = [&](const QString &path) {
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->verticalHeaderItem(r)->toolTip() == path)
+                return r;
+        return -1;
+    };
+    const int memory = row(QStringLiteral("gpu.memory_gib"));
+    QVERIFY(memory >= 0);
+    // The H100's 79.6474609375 GiB as CUDA reports it, rounded.
+    QCOMPARE(a.gpu.memoryGiB, 79.6474609375);
+    QCOMPARE(table->item(memory, 0)->text(), QStringLiteral("79.65"));
+    QCOMPARE(table->item(memory, 1)->text(), QStringLiteral("47.5"));
+    const int sequence = row(QStringLiteral("training.sequence_length"));
+    QVERIFY(sequence >= 0);
+    QCOMPARE(table->item(sequence, 1)->text(), QStringLiteral("131,072"));
+    QCOMPARE(table->verticalHeaderItem(sequence)->text(),
+             ControlGroup::label(w.controls()->controlFor(QStringLiteral("training.sequence_length"))));
+    QHeaderView *header = table->horizontalHeader();
+    const QFontMetrics metrics(header->font());
+    for (int i = 0; i < table->columnCount(); ++i) {
+        const QString text = table->horizontalHeaderItem(i)->text();
+        QCOMPARE(table->horizontalHeaderItem(i)->toolTip(),
+                 QString::fromStdString(comparison.entries[size_t(i)].label));
+        QVERIFY2(!text.contains(QChar(0x2026)), qPrintable(text)); // whole, not elided
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        QVERIFY(lines.size() >= 2);
+        for (const QString &line : lines)
+            QVERIFY2(metrics.horizontalAdvance(line) < header->sectionSize(i),
+                     qPrintable(QStringLiteral("%1 in %2 px").arg(line).arg(header->sectionSize(i))));
+        QVERIFY(header->height() >= lines.size() * metrics.height());
+    }
+}
+
 QTEST_MAIN(TestDocument)
+// Issue 21 #21: an imported model keeps its identity: the preset picker names it, the status
+// bar says what was read from where, and the scenario's name starts with it; an edit of its
+// architecture makes it custom again, and an undo brings the name back.
+void TestDocument::importedModelKeepsItsName()
+{
+    MainWindow w;
+    w.setScenario(defaultScenario());
+    QTemporaryDir dir;
+    auto config = QJsonDocument::fromJson(QByteArray::fromStdString(test::readFile(
+                                              test::dataPath(QStringLiteral(
+                                                  "hf_configs/mistral-7b-v0.1.json")))))
+                      .object();
+    config.insert(QStringLiteral("_name_or_path"), QStringLiteral("acme/Acme-7B-Instruct"));
+    const QString path = writeFile(dir, QStringLiteral("config.json"),
+                                   QJsonDocument(config).toJson());
+    QVERIFY(w.importHfConfig(path));
+    QComboBox *preset = w.controls()->presetBox();
+    QCOMPARE(preset->currentText(), QStringLiteral("Acme-7B-Instruct (imported)"));
+    QCOMPARE(w.statusBar()->currentMessage(),
+             QStringLiteral("Imported Acme-7B-Instruct from %1").arg(QDir::toNativeSeparators(path)));
+    QVERIFY2(shownName(w.scenario()).startsWith(QStringLiteral("Acme-7B-Instruct, ")),
+             qPrintable(shownName(w.scenario())));
+    // Without a name in the config, the file's own.
+    const QString plain = test::dataPath(QStringLiteral("hf_configs/mistral-7b-v0.1.json"));
+    QCOMPARE(importedModelName(plain), QStringLiteral("mistral-7b-v0.1.json"));
+
+    auto *layers = qobject_cast<QSpinBox *>(w.controls()->controlFor("model.layers"));
+    QVERIFY(layers);
+    layers->setValue(30);
+    QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
+    w.undoStack()->undo();
+    QCOMPARE(preset->currentText(), QStringLiteral("Acme-7B-Instruct (imported)"));
+}
+
 #include "tst_document.moc"

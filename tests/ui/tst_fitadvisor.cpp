@@ -5,7 +5,10 @@
 // the newest request's advice, coalesces requests while a search runs and stops stale searches
 // (AdviceOptions::cancel); the solvers' answers read "nothing fits ..." where they found
 // nothing; when nothing fits at all the nearest and the smallest GPU are shown. A window closed
-// while a search runs ends cleanly (run under ASan/UBSan by tools/test.sh).
+// while a search runs ends cleanly (run under ASan/UBSan by tools/test.sh). Issue 21: a
+// double-click applies one suggestion and nothing previews until the pointer moves (#1); fits
+// inside the likely range say so, and a nearest that fits on a larger GPU is not called
+// "nothing fits" (#9); no two chips share a title (#19).
 
 #include "advisorworker.h"
 #include "charts/breakdownchart.h"
@@ -105,6 +108,12 @@ private slots:
     void cancelStopsTheSearch();
     void closingWhileSearching();
     void collapses();
+    void doubleClickAppliesOnce();
+    void chipTitles_data();
+    void chipTitles();
+    void chipsTellSuggestionsApart();
+    void tightFitsSaySo();
+    void nearestOnLargerGpuIsNotNothing();
 };
 
 void TestFitAdvisor::changePhrases_data()
@@ -403,8 +412,10 @@ void TestFitAdvisor::nothingFitsShowsTheNearest()
     const Advice &a = panel->result().advice;
     QVERIFY(a.suggestions.empty());
     QVERIFY(a.hasNearest);
+    // The nearest fits on a larger GPU (below): not "nothing fits" (issue 21 #9).
     QCOMPARE(panel->nothingFitsText(),
-             QStringLiteral("Nothing fits, with any change searched. The nearest:"));
+             QStringLiteral("No change searched fits these GPUs. The nearest, which fits on a "
+                            "larger GPU:"));
     QCOMPARE(panel->chips().size(), qsizetype(1));
     FitChip *nearest = panel->chips().at(0);
     QCOMPARE(nearest->title(),
@@ -417,7 +428,8 @@ void TestFitAdvisor::nothingFitsShowsTheNearest()
                                     .arg(formatSize(-a.nearest.headroomBytes, Unit::GiB, 1),
                                          relativeTimeText(a.nearest.relativeStepTime)));
     QCOMPARE(panel->statusText(),
-             QStringLiteral("Over by %1. Nothing fits (%2 candidates searched).")
+             QStringLiteral("Over by %1. No change searched fits these GPUs (%2 candidates "
+                            "searched); the nearest fits on a larger one.")
                  .arg(formatSize(-estimate(nothingFitsScenario()).headroomBytes, Unit::GiB, 1),
                       groupedNumber(a.searched)));
     QCOMPARE(a.smallestGpu, std::string("a100-40gb"));
@@ -433,7 +445,7 @@ void TestFitAdvisor::serverGetsServingAdvice()
 {
     Scenario s = test::parseOrFail(test::readFile(
         test::dataPath("scenarios/llama-3.1-8b-vllm-h100.vramplan.json")));
-    s.serving.maxNumSeqs = 16; // 16 x 32k tokens: more than one H100's KV cache holds
+    s.serving.targetRequests = 16; // 16 x 32k tokens: more than one H100's KV cache holds
     MainWindow w;
     QVERIFY(showWithAdvice(w, s));
     FitAdvisorPanel *panel = w.fitAdvisor();
@@ -583,6 +595,185 @@ void TestFitAdvisor::collapses()
     QTest::mouseClick(toggle, Qt::LeftButton);
     QVERIFY(!panel->isCollapsed());
     QTRY_VERIFY(panel->chips().at(0)->isVisible());
+}
+
+// Issue 21 #1: the second click of a double-click lands where the first applied, on a chip the
+// new advice has re-ranked: it applies nothing, and the chip under the pointer previews only
+// once the pointer moves.
+void TestFitAdvisor::doubleClickAppliesOnce()
+{
+    MainWindow w;
+    QVERIFY(showWithAdvice(w, defaultScenario()));
+    FitAdvisorPanel *panel = w.fitAdvisor();
+    BreakdownChart *chart = w.breakdownChart();
+    QUndoStack *undo = w.undoStack();
+    FitChip *chip = panel->chips().at(0);
+    const QPoint at = chip->rect().center();
+    QTest::mouseMove(chip, at);
+    QTest::mouseClick(chip, Qt::LeftButton, {}, at);
+    QCOMPARE(undo->count(), 1);
+    const Scenario applied = w.scenario();
+    // The advice for the applied scenario arrives and re-ranks the chips under the pointer.
+    QTRY_VERIFY(!panel->pending() && sameScenario(panel->result().scenario, applied));
+    QCOMPARE(chart->previewText(), QString());
+    FitChip *under = panel->chips().value(0);
+    QVERIFY(under);
+    QTest::mouseClick(under, Qt::LeftButton, {}, at);
+    QCOMPARE(undo->count(), 1);
+    QVERIFY(sameScenario(w.scenario(), applied));
+    QCOMPARE(chart->previewText(), QString());
+    QVERIFY(panel->holding());
+    // The pointer moves: the chip under it previews, and a click applies it.
+    const QPoint moved = at + QPoint(QApplication::startDragDistance() + 2, 0);
+    QVERIFY(under->rect().contains(moved));
+    QTest::mouseMove(under, moved);
+    QTRY_VERIFY(!panel->holding());
+    QTRY_COMPARE(chart->previewText(), panel->result().advice.suggestions.empty()
+                                           ? QString()
+                                           : under->title());
+    QTest::mouseClick(under, Qt::LeftButton, {}, moved);
+    QCOMPARE(undo->count(), 2);
+}
+
+void TestFitAdvisor::chipTitles_data()
+{
+    QTest::addColumn<QList<QStringList>>("phrases");
+    QTest::addColumn<QStringList>("titles");
+    const QStringList common{"ZeRO 0 → 3", "optimizer → CPU", "recompute: full"};
+    QTest::newRow("apart in the first three")
+        << QList<QStringList>{{"ZeRO 0 → 3"}, {"ZeRO 0 → 2", "optimizer → CPU"}}
+        << QStringList{"ZeRO 0 → 3", "ZeRO 0 → 2, optimizer → CPU"};
+    QTest::newRow("apart in a hidden one")
+        << QList<QStringList>{common + QStringList{"fused linear loss", "TP 2"},
+                              common + QStringList{"fused linear loss", "CP 2"}, common}
+        << QStringList{"ZeRO 0 → 3, optimizer → CPU, recompute: full, TP 2 +1",
+                       "ZeRO 0 → 3, optimizer → CPU, recompute: full, CP 2 +1",
+                       "ZeRO 0 → 3, optimizer → CPU, recompute: full"};
+    QTest::newRow("apart by the count alone")
+        << QList<QStringList>{common + QStringList{"TP 2"},
+                              common + QStringList{"TP 2", "PP 2"}}
+        << QStringList{"ZeRO 0 → 3, optimizer → CPU, recompute: full +1",
+                       "ZeRO 0 → 3, optimizer → CPU, recompute: full +2"};
+    QTest::newRow("three alike")
+        << QList<QStringList>{common + QStringList{"TP 2", "fused linear loss"},
+                              common + QStringList{"TP 2", "chunked loss"},
+                              common + QStringList{"PP 2", "chunked loss"}}
+        << QStringList{"ZeRO 0 → 3, optimizer → CPU, recompute: full, TP 2, fused linear loss",
+                       "ZeRO 0 → 3, optimizer → CPU, recompute: full, TP 2, chunked loss",
+                       "ZeRO 0 → 3, optimizer → CPU, recompute: full, PP 2 +1"};
+}
+
+void TestFitAdvisor::chipTitles()
+{
+    QFETCH(QList<QStringList>, phrases);
+    QFETCH(QStringList, titles);
+    QCOMPARE(vramplan::ui::chipTitles(phrases), titles);
+}
+
+// Issue 21 #19: two suggestions alike in their first three changes and their fifth: each chip
+// (as drawn where the width does not hold every phrase, and in its undo step's name) names the
+// loss that tells them apart instead of "+2" alike.
+void TestFitAdvisor::chipsTellSuggestionsApart()
+{
+    const Scenario base = defaultScenario();
+    AdviceResult result;
+    result.generation = 1;
+    result.scenario = base;
+    for (const auto &[loss, key] : {std::pair{LossKind::FusedLinear, "fused_linear"},
+                                    std::pair{LossKind::Chunked, "chunked"}})
+        result.advice.suggestions.push_back(suggestionOf(
+            base,
+            [&](Scenario &s) {
+                s.parallelism.zeroStage = 3;
+                s.parallelism.offloadOptimizer = Offload::Cpu;
+                s.training.recompute = Recompute::Full;
+                s.training.loss = loss;
+                s.parallelism.sequenceParallel = true;
+            },
+            {{"parallelism.zero_stage", 3},
+             {"parallelism.offload_optimizer", "cpu"},
+             {"training.activation_recompute", "full"},
+             {"training.loss", key},
+             {"parallelism.sequence_parallel", true}}));
+    for (const Suggestion &sg : result.advice.suggestions)
+        result.estimates.push_back(estimate(sg.scenario));
+    FitAdvisorPanel panel;
+    panel.setResult(result);
+    QSignalSpy spy(&panel, &FitAdvisorPanel::applyRequested);
+    const QStringList loss{"fused linear loss", "chunked loss"};
+    for (int i = 0; i < 2; ++i) {
+        FitChip *chip = panel.chips().at(i);
+        QCOMPARE(chip->title(), QStringLiteral("ZeRO 0 → 3, optimizer → CPU, recompute: full, "
+                                               "%1, sequence parallel")
+                                    .arg(loss[i]));
+        const QString shortTitle =
+            QStringLiteral("ZeRO 0 → 3, optimizer → CPU, recompute: full, %1 +1").arg(loss[i]);
+        // Room for the short title but not for every phrase (the text runs 20 px inside).
+        const QFontMetrics metrics(chip->font());
+        chip->resize(metrics.horizontalAdvance(shortTitle) + 22, chip->sizeHint().height());
+        QVERIFY(metrics.horizontalAdvance(chip->title()) > chip->width() - 20);
+        QCOMPARE(chip->shownTitle(), shortTitle);
+        chip->click();
+        QCOMPARE(spy.count(), i + 1);
+        QCOMPARE(spy.at(i).at(1).toString(), QStringLiteral("Apply suggestion: ") + shortTitle);
+    }
+}
+
+// Issue 21 #9: a fit inside the estimate's likely range says so on its chip and its tooltip
+// (Qwen3-8B at 8k with FSDP on 4 x 62 GiB: recomputation alone fits by 3.7 GiB of a 58 GiB peak).
+void TestFitAdvisor::tightFitsSaySo()
+{
+    const Scenario s = parseOrFail(
+        R"({"format":"vramplan-scenario","model":{"preset":"qwen3-8b"},"training":{"micro_batch_size":1,"sequence_length":8192,"gradient_accumulation_steps":8},"parallelism":{"gpus":4,"zero_stage":3},"framework":"transformers","gpu":{"memory_gib":62}})");
+    FitAdvisorPanel panel;
+    panel.setUnit(Unit::GiB);
+    panel.setResult(searchAdvice(s, 1));
+    const Advice &a = panel.result().advice;
+    int tight = 0;
+    for (size_t i = 0; i < a.suggestions.size(); ++i) {
+        const Suggestion &sg = a.suggestions[i];
+        const QString detail =
+            QStringLiteral("%1 · %2").arg(formatSize(sg.peakDeviceBytes, Unit::GiB, 1),
+                                          relativeTimeText(sg.relativeStepTime));
+        FitChip *chip = panel.chips().at(qsizetype(i));
+        QCOMPARE(chip->detail(), sg.withinBand ? detail + QStringLiteral(" · tight fit") : detail);
+        QCOMPARE(chip->toolTip().contains(QStringLiteral("inside the estimate's likely range")),
+                 sg.withinBand);
+        tight += sg.withinBand;
+    }
+    QVERIFY(tight > 0);
+    QVERIFY(tight < int(a.suggestions.size()));
+}
+
+// Issue 21 #9: inference without an engine where no change searched fits these GPUs but the
+// nearest fits on a larger one (Qwen3-32B, 4 x 32k tokens, one A100-80GB): no line says
+// "nothing fits" beside the one that names that GPU.
+void TestFitAdvisor::nearestOnLargerGpuIsNotNothing()
+{
+    const Scenario s = parseOrFail(
+        R"({"format":"vramplan-scenario","model":{"preset":"qwen3-32b"},"training":{"mode":"inference","micro_batch_size":4,"sequence_length":32768},"parallelism":{"gpus":1},"framework":"transformers","gpu":{"preset":"a100-80gb"}})");
+    FitAdvisorPanel panel;
+    panel.setUnit(Unit::GiB);
+    panel.setResult(searchAdvice(s, 1));
+    const Advice &a = panel.result().advice;
+    QVERIFY(a.suggestions.empty());
+    QCOMPARE(a.smallestGpu, std::string("h200-141gb"));
+    QCOMPARE(panel.statusText(),
+             QStringLiteral("Over by %1. No change searched fits these GPUs (%2 candidates "
+                            "searched); the nearest fits on a larger one.")
+                 .arg(formatSize(-estimate(s).headroomBytes, Unit::GiB, 1),
+                      groupedNumber(a.searched)));
+    QCOMPARE(panel.nothingFitsText(),
+             QStringLiteral("No change searched fits these GPUs. The nearest, which fits on a "
+                            "larger GPU:"));
+    QCOMPARE(panel.solverTexts().value(2),
+             QStringLiteral("Fewest GPUs: more do not help without splitting the model (TP or "
+                            "PP)"));
+    QCOMPARE(panel.solverTexts().value(3), QStringLiteral("The nearest fits on one H200"));
+    QStringList lines = panel.solverTexts();
+    lines << panel.statusText() << panel.nothingFitsText();
+    for (const QString &line : lines)
+        QVERIFY2(!line.contains(QStringLiteral("othing fits")), qPrintable(line));
 }
 
 QTEST_MAIN(TestFitAdvisor)

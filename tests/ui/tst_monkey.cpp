@@ -20,18 +20,23 @@
 #include "panels/controlspanel.h"
 #include "panels/fitadvisorpanel.h"
 #include "panels/logslider.h"
+#include "panels/servinggroup.h"
 #include "plancontroller.h"
 #include "uitesting.h"
 
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
@@ -312,6 +317,17 @@ void checkInvariants(MainWindow &w, const QString &last)
         QVERIFY2(estimate(sg.scenario).fits, context);
 }
 
+// No label of the window and no part of the status line reads NaN or infinity.
+void checkNoNan(MainWindow &w, const QString &last)
+{
+    const QRegularExpression bad(QStringLiteral("\\bnan\\b|\\binf\\b"),
+                                 QRegularExpression::CaseInsensitiveOption);
+    for (const QLabel *label : w.findChildren<QLabel *>())
+        QVERIFY2(!label->text().contains(bad),
+                 qPrintable(label->text() + QStringLiteral(" after ") + last));
+    QVERIFY2(!w.statusText().contains(bad), qPrintable(w.statusText() + QStringLiteral(" after ") + last));
+}
+
 } // namespace
 
 class TestMonkey : public QObject
@@ -326,6 +342,7 @@ private slots:
         Dialogs::setScripted(true);
     }
     void tenThousandEvents();
+    void servingControls();
 };
 
 void TestMonkey::tenThousandEvents()
@@ -376,6 +393,99 @@ void TestMonkey::tenThousandEvents()
           "applied",
           events, double(clock.elapsed()) / 1000.0, seed, scenarios.size(), steps, applied);
     QVERIFY(scenarios.size() > 100); // the walk edits, not only clicks on nothing
+}
+
+// Issue 21: the serving group driven at random in inference mode: its engine, spin boxes, combo
+// boxes and check boxes set to random values (refused ones included), with now and then a
+// random training knob between; after every burst the invariants above hold and no label reads
+// NaN or infinity.
+void TestMonkey::servingControls()
+{
+    const unsigned seed = qEnvironmentVariableIsSet("VRAMPLAN_MONKEY_SEED")
+                              ? qEnvironmentVariableIntValue("VRAMPLAN_MONKEY_SEED")
+                              : 20261127u;
+    const int actions = qEnvironmentVariableIsSet("VRAMPLAN_MONKEY_EVENTS")
+                            ? qEnvironmentVariableIntValue("VRAMPLAN_MONKEY_EVENTS") / 5
+                            : 2000;
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setAutosavePath(dir.filePath(QStringLiteral("autosave.vramplan.json")));
+    w.setScenario(defaultScenario());
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    ControlsPanel *c = w.controls();
+    c->modeBox()->setCurrentIndex(c->modeBox()->findData(int(Mode::Inference)));
+    QCOMPARE(w.scenario().training.mode, Mode::Inference);
+    ServingGroup *serving = c->servingGroup();
+    auto *engine = qobject_cast<QComboBox *>(serving->controlFor("serving.engine"));
+    QVERIFY(engine);
+    engine->setCurrentIndex(engine->findData(int(ServingEngine::Vllm)));
+    QVERIFY(w.scenario().serving.present);
+
+    std::mt19937 random(seed);
+    auto uniform = [&](int low, int high) {
+        return std::uniform_int_distribution<int>(low, high)(random);
+    };
+    std::set<std::string> scenarios;
+    QString last;
+    for (int i = 1; i <= actions; ++i) {
+        // Mostly the serving group; one action in ten elsewhere (sequence, GPU, precision...).
+        const QList<QWidget *> widgets = (uniform(0, 9) == 0 ? static_cast<QWidget *>(c)
+                                                             : static_cast<QWidget *>(serving))
+                                             ->findChildren<QWidget *>();
+        QWidget *target = widgets.at(uniform(0, int(widgets.size()) - 1));
+        if (!target->isEnabled())
+            continue;
+        if (auto *box = qobject_cast<QSpinBox *>(target)) {
+            const int v = uniform(0, 3) == 0 ? box->maximum()
+                                             : uniform(box->minimum(),
+                                                       std::min(box->maximum(), box->minimum() + (1 << 17)));
+            last = QStringLiteral("%1: %2 = %3").arg(i).arg(ControlGroup::label(box)).arg(v);
+            box->setValue(v);
+        } else if (auto *box = qobject_cast<QDoubleSpinBox *>(target)) {
+            const double t = std::uniform_real_distribution<double>(0, 1)(random);
+            const double v = box->minimum() + t * (box->maximum() - box->minimum());
+            last = QStringLiteral("%1: %2 = %3").arg(i).arg(box->objectName()).arg(v);
+            box->setValue(v);
+        } else if (auto *box = qobject_cast<QComboBox *>(target)) {
+            if (box->count() == 0 || box->isEditable())
+                continue;
+            const int index = uniform(0, box->count() - 1);
+            last = QStringLiteral("%1: %2 -> %3")
+                       .arg(i)
+                       .arg(ControlGroup::label(box), box->itemText(index));
+            box->setCurrentIndex(index);
+        } else if (auto *check = qobject_cast<QCheckBox *>(target)) {
+            last = QStringLiteral("%1: toggle %2").arg(i).arg(check->text());
+            check->toggle();
+        } else if (auto *line = qobject_cast<QLineEdit *>(target);
+                   line && !qobject_cast<QAbstractSpinBox *>(line->parentWidget()) &&
+                   !qobject_cast<QComboBox *>(line->parentWidget())) {
+            static const QString texts[] = {QStringLiteral("0.8"), QStringLiteral("vllm 0.11"),
+                                            QStringLiteral("x"), QString(),
+                                            QStringLiteral("4.57")};
+            const QString text = texts[uniform(0, 4)];
+            last = QStringLiteral("%1: %2 text %3").arg(i).arg(ControlGroup::label(line), text);
+            line->setText(text);
+            emit line->editingFinished();
+        } else {
+            continue;
+        }
+        scenarios.insert(dump(w.scenario()));
+        // Back to a server now and then: the walk may have chosen no engine or training.
+        if (i % 97 == 0) {
+            c->modeBox()->setCurrentIndex(c->modeBox()->findData(int(Mode::Inference)));
+            engine->setCurrentIndex(uniform(1, engine->count() - 1));
+        }
+        if (i % burst == 0) {
+            checkInvariants(w, last);
+            checkNoNan(w, last);
+            if (QTest::currentTestFailed())
+                return;
+            if (i % (4 * burst) == 0)
+                w.document()->reset(w.scenario());
+        }
+    }
+    QVERIFY(scenarios.size() > 100);
 }
 
 QTEST_MAIN(TestMonkey)

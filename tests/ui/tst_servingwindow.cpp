@@ -7,6 +7,10 @@
 #include "charts/servingcurvechart.h"
 #include "chartspage.h"
 #include "estimate.h"
+#include "advice/serving_advice.h"
+#include "advice/serving_advice_start.h"
+#include "advisorworker.h"
+#include "document/servingnames.h"
 #include "panels/controlspanel.h"
 #include "panels/fitwording.h"
 #include "panels/servinggroup.h"
@@ -19,6 +23,8 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QTemporaryDir>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -77,6 +83,11 @@ private slots:
     void curvesPassThroughTheCurrentPlan();
     void noEngineRestoresTheNaiveForwardPass();
     void failureIsShown();
+    void breakdownDrawsTheRefusal();
+    void failureNamesWhatWouldStartIt();
+    void targetIsTheWindowsOwn();
+    void batchedTokensControl();
+    void servingChartsExport();
     void nothingCut_data();
     void nothingCut();
 };
@@ -156,10 +167,12 @@ void TestServingWindow::utilizationIsOneUndoStep()
     ServingGroup *group = w.controls()->servingGroup();
     const ServingPlan before = planServing(w.scenario());
     const QString shownBefore = group->planLabel()->text();
-    // As docs/serving.md quotes it.
+    // As docs/serving.md quotes it, then the target (one request of max_model_len: the file
+    // sets none) and whether it is served.
     QCOMPARE(shownBefore, QStringLiteral("KV cache 54.07 GiB: 442,912 tokens, 13.52 requests of "
-                                         "32k tokens at once"));
-    QCOMPARE(shownBefore,
+                                         "32k tokens at once\nTarget 1 \u00d7 32,768 tokens at "
+                                         "once: served (room for 13.52)"));
+    QCOMPARE(shownBefore.section(QLatin1Char('\n'), 0, 0),
              QStringLiteral("KV cache %1: %2 tokens, %3 requests of 32k tokens at once")
                  .arg(formatSize(before.kvCacheBytes, Unit::GiB),
                       groupedNumber(before.kvCacheTokens),
@@ -215,7 +228,8 @@ void TestServingWindow::engineReleaseIsOneUndoStep()
              QStringLiteral("Release latest refused: serving.engine_version: expected a release "
                             "such as \"0.21\" or \"vllm 0.21\""));
     QCOMPARE(w.scenario().serving.engineVersion.minor, 6);
-    QCOMPARE(release->text(), QStringLiteral("0.6.4"));
+    // Issue 21 #22: the refused text stays in the field for correction.
+    QCOMPARE(release->text(), QStringLiteral("latest"));
     w.undoStack()->undo();
     QVERIFY(!w.scenario().serving.engineVersion.given);
     QCOMPARE(release->text(), QString());
@@ -300,7 +314,8 @@ void TestServingWindow::failureIsShown()
     w.setScenario(s);
     QVERIFY(showAt(w, QSize(1280, 800)));
     const QLabel *label = w.controls()->servingGroup()->planLabel();
-    QCOMPARE(label->text(), QStringLiteral("The engine would not start: %1").arg(failure));
+    QCOMPARE(label->text().section(QLatin1Char('\n'), 0, 0),
+             QStringLiteral("The engine would not start: %1").arg(failure));
     QVERIFY(label->isVisible());
     QVERIFY(w.statusText().contains(QStringLiteral("the engine would not start | ") + failure));
     // Every context length fails on this card: the curve's samples are marked as refused.
@@ -310,6 +325,200 @@ void TestServingWindow::failureIsShown()
         QVERIFY(!starts);
     keepShot(w, QStringLiteral("serving-failure"));
     keepShot(*w.controls()->servingGroup(), QStringLiteral("serving-group-failure"));
+}
+
+// A server on an H100 at gpu_memory_utilization 0.3 with max_model_len 131072: the budget
+// leaves less KV cache than one request needs, while the bar stands far below the capacity.
+Scenario refusedServer()
+{
+    Scenario s = vllmScenario();
+    s.serving.gpuMemoryUtilization = 0.3;
+    s.serving.maxModelLen = 131072;
+    return s;
+}
+
+// Issue 21 #5: the breakdown said "headroom 55 GiB" in black beside a status saying the engine
+// would not start. The refusal is drawn as an overflow is, and the budget line is labelled.
+void TestServingWindow::breakdownDrawsTheRefusal()
+{
+    const Scenario s = refusedServer();
+    const ServingPlan plan = planServing(s);
+    QCOMPARE(plan.status, ServingStatus::BelowOneRequest);
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(s);
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    BreakdownChart *chart = w.breakdownChart();
+    QVERIFY(chart->capacityValue() > chart->totalValue()); // headroom, by the bytes
+    QCOMPARE(chart->gapText(), QStringLiteral("engine would not start"));
+    QVERIFY(chart->failureShown());
+    QCPItemText *gap = nullptr;
+    for (int i = 0; i < chart->plot()->itemCount(); ++i)
+        if (auto *t = qobject_cast<QCPItemText *>(chart->plot()->item(i)))
+            if (t->visible() && t->text().simplified() == chart->gapText())
+                gap = t;
+    QVERIFY(gap);
+    QCOMPARE(gap->color(), overflowColor());
+    // The budget: 0.3 x what CUDA reports.
+    QCOMPARE(chart->budgetValue(), plan.budgetBytes / gib);
+    QCOMPARE(chart->budgetText(), QStringLiteral("budget (gpu_memory_utilization 0.30): %1")
+                                      .arg(formatSize(plan.budgetBytes, Unit::GiB)));
+    QCOMPARE(plan.budgetBytes, 0.3 * plan.cudaTotalBytes);
+    // Back to a server that starts: headroom in ink, the budget at 0.9.
+    w.controls()->servingGroup()->utilizationBox()->setValue(0.9);
+    w.controls()->servingGroup()->maxModelLenBox()->setValue(32768);
+    QVERIFY(!chart->failureShown());
+    QVERIFY(chart->gapText().startsWith(QStringLiteral("headroom ")));
+    QCOMPARE(chart->budgetValue(), planServing(w.scenario()).budgetBytes / gib);
+    // transformers generate has no budget.
+    chooseData(w.controls()->servingGroup()->engineBox(), int(ServingEngine::Transformers));
+    QVERIFY(std::isnan(chart->budgetValue()));
+    QCOMPARE(chart->budgetText(), QString());
+    keepShot(w, QStringLiteral("serving-refused-breakdown"));
+}
+
+// Issue 21 #6: the engine's message names gpu_memory_utilization; the group names every setting
+// that alone would start it, with the value, where max_num_seqs may be the one that matters.
+void TestServingWindow::failureNamesWhatWouldStartIt()
+{
+    const Scenario s = refusedServer();
+    MainWindow w;
+    w.setScenario(s);
+    const QString text = w.controls()->servingGroup()->planLabel()->text();
+    const std::vector<StartingSetting> settings = settingsThatStart(s);
+    QStringList named;
+    for (const StartingSetting &x : settings) {
+        const QString name = QString::fromStdString(x.path.substr(x.path.rfind('.') + 1));
+        named << name + QLatin1Char(' ') +
+                     (x.value.is_number_integer()
+                          ? groupedNumber(x.value.get<int64_t>())
+                          : x.value.is_number() ? QString::number(x.value.get<double>(), 'f', 2)
+                                                : QString::fromStdString(x.value.get<std::string>()));
+    }
+    QVERIFY(named.size() >= 2);
+    QVERIFY(named.join(QLatin1Char(' ')).contains(QStringLiteral("max_model_len ")));
+    QVERIFY(named.join(QLatin1Char(' ')).contains(QStringLiteral("gpu_memory_utilization 0.")));
+    QCOMPARE(text.section(QLatin1Char('\n'), 1),
+             QStringLiteral("It would start with any one of: %1.").arg(named.join(", ")));
+    // The max_model_len named starts the engine, in the window too.
+    for (const StartingSetting &x : settings)
+        if (x.path == "serving.max_model_len")
+            w.controls()->servingGroup()->maxModelLenBox()->setValue(int(x.value.get<int64_t>()));
+    QCOMPARE(estimate(w.scenario()).serving.status, ServingStatus::Ok);
+    QVERIFY(!w.controls()->servingGroup()->planLabel()->text().contains(
+        QStringLiteral("would not start")));
+}
+
+// Issue 21 #6: "Make it fit" searched for max_num_seqs requests (256 once it was lowered from
+// 1024). The target is the window's own (two controls, saved in the scenario), one request of
+// max_model_len until given, and max_num_seqs leaves it alone.
+void TestServingWindow::targetIsTheWindowsOwn()
+{
+    MainWindow w;
+    w.setScenario(vllmScenario());
+    ServingGroup *group = w.controls()->servingGroup();
+    QCOMPARE(group->targetRequestsBox()->value(), 1);
+    QCOMPARE(group->targetTokensBox()->value(), 0);
+    QCOMPARE(group->targetTokensBox()->text(), QStringLiteral("max_model_len"));
+    group->maxNumSeqsBox()->setValue(128);
+    QCOMPARE(resolveTarget(w.scenario(), {}).requests, int64_t(1));
+    QCOMPARE(group->targetRequestsBox()->value(), 1);
+    const int steps = w.undoStack()->count();
+    group->targetRequestsBox()->setValue(16);
+    QCOMPARE(w.undoStack()->count(), steps + 1);
+    QCOMPARE(w.undoStack()->undoText(), QStringLiteral("Change target requests"));
+    group->targetTokensBox()->setValue(8192);
+    QCOMPARE(w.scenario().serving.targetRequests, int64_t(16));
+    QCOMPARE(w.scenario().serving.targetTokens, int64_t(8192));
+    const ServingTarget t = resolveTarget(w.scenario(), {});
+    QCOMPARE(t.requests, int64_t(16));
+    QCOMPARE(t.tokens, int64_t(8192));
+    // 16 x 8192 tokens fit the H100's 442,912 tokens at max_model_len 8192.
+    const ServingSuggestion now = evaluateServing(w.scenario(), withTarget(w.scenario(), t), t);
+    QVERIFY(now.serves);
+    QCOMPARE(group->planLabel()->text().section(QLatin1Char('\n'), 1),
+             QStringLiteral("Target 16 \u00d7 8,192 tokens at once: served (room for %1)")
+                 .arg(QString::number(now.plan.maxConcurrency, 'f', 2)));
+    // 64 requests of 32k tokens do not.
+    group->targetRequestsBox()->setValue(64);
+    group->targetTokensBox()->setValue(32768);
+    QVERIFY(group->planLabel()->text().contains(
+        QStringLiteral("Target 64 \u00d7 32,768 tokens at once: not served")));
+    // What "Make it fit" searches for.
+    QCOMPARE(searchAdvice(w.scenario(), 1).advice.fitsNow, false);
+}
+
+// Issue 21 #6: max_num_batched_tokens has a control: the engine's default shown, an edit one
+// undo step that sizes the profiling run.
+void TestServingWindow::batchedTokensControl()
+{
+    MainWindow w;
+    w.setScenario(vllmScenario());
+    QSpinBox *box = w.controls()->servingGroup()->maxNumBatchedTokensBox();
+    QCOMPARE(box->value(), int(resolveServing(w.scenario()).maxNumBatchedTokens));
+    QCOMPARE(box->value(), 8192); // as the file says
+    QVERIFY(box->isEnabled());
+    QCOMPARE(w.controls()->controlFor(QStringLiteral("serving.max_num_batched_tokens")), box);
+    const double activations = planServing(w.scenario()).activationBytes;
+    const int steps = w.undoStack()->count();
+    box->setValue(2048);
+    QCOMPARE(w.undoStack()->count(), steps + 1);
+    QCOMPARE(w.scenario().serving.maxNumBatchedTokens, int64_t(2048));
+    QVERIFY(planServing(w.scenario()).activationBytes < activations);
+    chooseData(w.controls()->servingGroup()->engineBox(), int(ServingEngine::Sglang));
+    QVERIFY(!box->isEnabled());
+}
+
+// Issue 21 #7: in inference mode File > Export offers the server's curves, not the training
+// sweeps, and what it writes is the server's: its curve, its settings, no optimizer.
+void TestServingWindow::servingChartsExport()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setUnit(Unit::GiB);
+    w.setScenario(vllmScenario());
+    QVERIFY(showAt(w, QSize(1280, 800)));
+    QMenu *exports = nullptr;
+    for (QMenu *menu : w.findChildren<QMenu *>())
+        if (menu->title() == QStringLiteral("&Export"))
+            exports = menu;
+    QVERIFY(exports);
+    emit exports->aboutToShow();
+    QStringList shown;
+    for (QAction *action : exports->actions())
+        if (action->isVisible())
+            shown << action->text();
+    QVERIFY(shown.contains(QStringLiteral("Concurrency curve...")));
+    QVERIFY(shown.contains(QStringLiteral("KV-token curve...")));
+    QVERIFY(shown.contains(QStringLiteral("Tensor-parallel curve...")));
+    QVERIFY(!shown.contains(QStringLiteral("Micro-batch curve...")));
+    QVERIFY(!shown.contains(QStringLiteral("Sequence curve...")));
+    const ServingCharts *charts = w.servingCharts();
+    const std::pair<const char *, ServingCurveChart *> curves[] = {
+        {"concurrency", charts->contextChart()},
+        {"kv-tokens", charts->utilizationChart()},
+        {"tensor-parallel", charts->tensorParallelChart()}};
+    const QString summary = servingSummary(estimate(w.scenario()), w.scenario(), Unit::GiB);
+    QVERIFY(summary.contains(QStringLiteral("vLLM")));
+    QVERIFY(summary.contains(QStringLiteral("max_model_len 32k")));
+    for (const auto &[name, chart] : curves) {
+        const QString path = dir.filePath(QString::fromLatin1(name) + QStringLiteral(".svg"));
+        QCOMPARE(w.exportChart(QString::fromLatin1(name), path), QString());
+        const QString svg = QString::fromStdString(readFile(path));
+        QVERIFY2(svg.contains(chart->title().toHtmlEscaped()), name);
+        QVERIFY2(svg.contains(summary.toHtmlEscaped()), name);
+        QVERIFY2(!svg.contains(QStringLiteral("adamw")), name);
+        QVERIFY2(!svg.contains(QStringLiteral("largest that fits")), name);
+    }
+    // A training sweep asked of a server is refused, naming what there is.
+    QVERIFY(w.exportChart(QStringLiteral("batch"), dir.filePath(QStringLiteral("b.svg")))
+                .contains(QStringLiteral("concurrency, kv-tokens and tensor-parallel")));
+    // In training mode the sweeps again, and no server's curve.
+    w.setScenario(defaultScenario());
+    emit exports->aboutToShow();
+    QVERIFY(exports->actions().at(1)->isVisible());
+    QVERIFY(w.exportChart(QStringLiteral("concurrency"), dir.filePath(QStringLiteral("c.svg")))
+                .contains(QStringLiteral("no inference server")));
 }
 
 void TestServingWindow::nothingCut_data()

@@ -18,6 +18,8 @@
 #include "document/dialogs.h"
 #include "document/language.h"
 #include "document/settings.h"
+#include "formats/estimate_json.h"
+#include "plancontroller.h"
 #include "panels/calibrationdialog.h"
 #include "panels/comparisonview.h"
 #include "panels/controlspanel.h"
@@ -78,6 +80,11 @@ const QStringList allowedWords = {
     // optimizers, methods, quantisations, layers
     "Adam", "AdamW", "Adafactor", "Lion", "Muon", "Shampoo", "LoRA", "QLoRA", "ZeRO", "GPTQ",
     "GEMM", "GEMMs", "RMSNorm", "SwiGLU", "GeGLU", "RoPE", "rope", "Mamba", "DeltaNet",
+    // the libraries About names, with their licences, and the CUDA call paged states use
+    "QCustomPlot", "nlohmann", "json", "LGPL", "cudaMallocManaged",
+    // the guide's sources (authors' names), hardware and library terms, an API name
+    "Korthikanti", "Rajbhandari", "Micikevicius", "Dettmers", "Apple", "NCCL", "PCIe",
+    "softmax", "autograd", "foreach",
     // standard terms of the field, as Chinese engineers write them
     "token", "tokens", "logit", "logits", "rank",
     // LoRA target module names in a tooltip
@@ -86,7 +93,8 @@ const QStringList allowedWords = {
 const QStringList allowedPhrases = {
     "Hugging Face", "Transformer Engine", "Cut Cross-Entropy", "LLaMA-Factory",  "Liger-Kernel",
     "Megatron-LM",  "Megatron-Core",      "ZeRO-Infinity",     "Gated DeltaNet", "nvidia-smi",
-    "CUDA Graph",   "all-linear",         "all-gather",        "Transformer"};
+    "CUDA Graph",   "all-linear",         "all-gather",        "Transformer",
+    "flash attention", "ring attention", "Tensor Core"};
 
 // The catalog's model and GPU names (and ids): data, shown as they are.
 QSet<QString> catalogWords()
@@ -110,7 +118,10 @@ QSet<QString> catalogWords()
 
 QString plain(const QString &text)
 {
+    // Code (<tt>zero_grad(set_to_none=True)</tt>) is written as code in any language.
+    static const QRegularExpression code(QStringLiteral("<tt>.*?</tt>|&lt;tt&gt;.*?&lt;/tt&gt;"));
     QString out = text;
+    out.replace(code, QStringLiteral(" "));
     if (Qt::mightBeRichText(out) || out.contains(QLatin1String("&nbsp;")))
         out = QTextDocumentFragment::fromHtml(out).toPlainText();
     // Mnemonics: "文件(&F)", "以 &GiB 为单位".
@@ -307,10 +318,16 @@ QStringList writtenData(const MainWindow &w)
         suggestions.push_back(&advice.nearest);
     for (const Suggestion *s : suggestions) {
         data << QString::fromStdString(s->costBasis);
-        for (const auto &[path, value] : s->changes)
-            data << QString::fromStdString(
-                path + " = " + (value.is_string() ? value.get<std::string>() : value.dump()));
+        for (const auto &[path, value] : s->changes) {
+            const std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
+            data << QString::fromStdString(path + " = " + shown);
+            // A change the chips have no phrase for, as the command line prints it.
+            data << QString::fromStdString(path.substr(path.find('.') + 1) + " " + shown);
+        }
     }
+    // The estimator's warnings, shown on the status line and the controls they concern.
+    for (const Warning &warning : w.controller()->estimate().warnings)
+        data << QString::fromStdString(warningText(warning));
     return data;
 }
 
@@ -440,10 +457,13 @@ void TestTranslation::translationFileIsComplete()
             if (tags(text) != tags(source))
                 problems << where + QStringLiteral(" (markup: %1)").arg(text);
             // The values --chart takes are code: "--chart breakdown".
-            const QStringList charts = source.contains(QLatin1String("breakdown, batch"))
-                                           ? QStringList{"breakdown", "batch",    "sequence",
-                                                         "gpus",      "timeline", "comparison"}
-                                           : QStringList();
+            const QStringList charts =
+                source.contains(QLatin1String("breakdown, batch")) ||
+                        source.contains(QLatin1String("curves are"))
+                    ? QStringList{"breakdown",   "batch",     "sequence",       "gpus",
+                                  "timeline",    "comparison", "concurrency",   "kv-tokens",
+                                  "tensor-parallel"}
+                    : QStringList();
             if (const QStringList words = englishWords(text, charts); !words.isEmpty())
                 problems << where +
                                 QStringLiteral(" (English: %1)").arg(words.join(QLatin1Char(',')));
@@ -451,6 +471,9 @@ void TestTranslation::translationFileIsComplete()
     }
     qInfo("%lld strings translated (%d with plural forms)", qlonglong(messages.size()), numerus);
     QVERIFY(messages.size() > 700);
+    // One line each: Qt Test cuts a long failure message short.
+    for (const QString &problem : problems)
+        qWarning("%s", qPrintable(problem));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     // The build compiled it in.
     QVERIFY(QFile::exists(QStringLiteral(":/i18n/vramplan_zh_CN.qm")));

@@ -177,6 +177,7 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_balancedLabel->setPadding(QMargins(4, 1, 2, 1));
 
     addPreviewItems();
+    addServingItems();
 
     for (int i = 0; i < m_plot->itemCount(); ++i)
         m_plot->item(i)->setSelectable(false);
@@ -203,6 +204,7 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
             }
         }
         placeGapLabel();
+        placeBudgetLabel();
         const bool rescaled = makeRoomForTotalLabel();
         // On screen (an export lays the plot out at another size): what the text around the
         // plot takes, plus room for its labels.
@@ -278,7 +280,8 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
     // and the current total's line stays in view.
     if (!m_preview.isEmpty())
         top = std::max(top, toUnit(currentTotalBytes(), unit) * validationErrorBand.high);
-    setSizeAxis(m_plot->yAxis, top > 0 ? top * 1.15 : 1.0, unit, memoryPerGpuLabel());
+    m_axisTop = top > 0 ? top * 1.15 : 1.0;
+    setSizeAxis(m_plot->yAxis, m_axisTop, unit, memoryPerGpuLabel());
 
     auto *ticker = static_cast<QCPAxisTickerText *>(m_plot->xAxis->ticker().data());
     ticker->clear();
@@ -320,6 +323,7 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
     m_gapText = overflow ? tr("over by %1").arg(formatSize(gapBytes, unit, 1))
                          : tr("headroom %1").arg(formatSize(gapBytes, unit, 1));
     m_overflow = overflow;
+    drawServing(e); // a server's budget line, and its refusal to start drawn as a failure
 
     const bool balanced = balancedDeviceBytes && std::isfinite(*balancedDeviceBytes) &&
                           *balancedDeviceBytes > 0 && total > 0;

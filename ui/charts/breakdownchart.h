@@ -62,6 +62,14 @@ public:
     // The rows of the measured block as shown, "name: value" ("device: 49.55 GiB").
     QStringList measuredRows() const;
     QCustomPlot *plot() const;
+    // The text beside the gap bracket ("headroom 6.2 GiB", "over by 3.1 GiB", or for a server
+    // whose engine would not start, that) and whether it is drawn as a failure.
+    QString gapText() const { return m_gapText; }
+    bool failureShown() const { return m_overflow || m_refused; }
+    // An inference server's budget (gpu_memory_utilization x the memory CUDA reports): its
+    // line's value in the unit (NaN when hidden) and its label ("" when hidden).
+    double budgetValue() const;
+    QString budgetText() const;
     // With the legend and the measured numbers below the plot: the height the widget wants, so
     // that the plot keeps room for its labels (about six lines of text) under all that text; 0
     // with them beside it. Taller text (a Chinese font) wants more.
@@ -88,6 +96,10 @@ private:
     // plot); true if it did, so the plot is laid out again.
     bool makeRoomForTotalLabel();
     void placeBalancedLabel(); // as the label is drawn
+    // breakdownserving.cpp: the budget line of an inference server and its engine's refusal.
+    void addServingItems();
+    void drawServing(const vramplan::Estimate &e);
+    void placeBudgetLabel(); // once the gap's label is placed, clear of it
     void updateToolTip(QMouseEvent *event);
 
     QCustomPlot *m_plot;
@@ -112,6 +124,14 @@ private:
     double m_balanced = 0; // in the unit; NaN when there is no marker
     double m_total = 0;    // the bar's height, in the unit
     bool m_overflow = false;
+    bool m_refused = false; // a server whose engine would not start (drawn as an overflow is)
+    // The value axis's top as draw() chose it, before any room made for the total's label:
+    // each layout makes that room from here, so a plot that was once short does not leave the
+    // axis raised once it is tall again (issue 21 #4).
+    double m_axisTop = 1;
+    QCPItemStraightLine *m_budgetLine = nullptr;
+    QCPItemText *m_budgetLabel = nullptr;
+    double m_budget = 0; // in the unit; NaN when there is no budget line
     QString m_balancedText;
 
     // Beside the plot (or below it, when the widget is tall or narrow): the legend and the

@@ -106,7 +106,9 @@ void BreakdownChart::placeGapLabel()
 bool BreakdownChart::makeRoomForTotalLabel()
 {
     // The label stands on the bar's top: its height in pixels, on one or two lines as
-    // placeGapLabel left it, must fit between the bar and the plot's top edge.
+    // placeGapLabel left it, must fit between the bar and the plot's top edge. Always from the
+    // top draw() chose (m_axisTop), never from the range an earlier layout left: a plot laid out
+    // short once (a tab not yet shown, a small window) would otherwise keep its axis raised.
     const QRect axis = m_plot->axisRect()->rect();
     const QFontMetrics metrics(m_totalLabel->font());
     const QMargins padding = m_totalLabel->padding();
@@ -114,16 +116,21 @@ bool BreakdownChart::makeRoomForTotalLabel()
                          padding.top() + padding.bottom() + 2;
     const QCPRange range = m_plot->yAxis->range();
     const double height = axis.height();
-    if (!(m_total > range.lower) || height <= label + 1)
+    double wanted = m_axisTop;
+    if (m_total > range.lower && height > label + 1) {
+        // The bar's top at pixel height (total - lower) / (upper - lower) * height must leave
+        // `label` pixels above it: upper >= lower + (total - lower) * height / (height - label).
+        // Its base: the bar's top, or the capacity line where it stands on that (placeGapLabel).
+        const double base = std::max(m_total, m_totalLabel->position->coords().y());
+        const double needed = range.lower + (base - range.lower) * height / (height - label);
+        // A plot hardly taller than the label cannot make room by scale: past twice the top the
+        // bar and the capacity would shrink to a sliver (issue 21 #4: 1,950 GiB for a 159 GiB
+        // bar); the label then overlaps the plot's top, and the measured rows say the total.
+        wanted = std::clamp(needed, m_axisTop, 2 * m_axisTop);
+    }
+    if (std::abs(range.upper - wanted) <= 1e-4 * wanted)
         return false;
-    // The bar's top at pixel height (total - lower) / (upper - lower) * height must leave
-    // `label` pixels above it: upper >= lower + (total - lower) * height / (height - label).
-    // Its base: the bar's top, or the capacity line where it stands on that (placeGapLabel).
-    const double base = std::max(m_total, m_totalLabel->position->coords().y());
-    const double needed = range.lower + (base - range.lower) * height / (height - label);
-    if (needed <= range.upper * 1.0001)
-        return false;
-    m_plot->yAxis->setRangeUpper(needed);
+    m_plot->yAxis->setRangeUpper(wanted);
     return true;
 }
 

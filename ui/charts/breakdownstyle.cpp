@@ -31,9 +31,11 @@ void BreakdownChart::applyColors()
     m_capacityLabel->setColor(c.ink);
     m_totalLabel->setColor(c.text);
     m_bandLine->setPen(QPen(c.muted, 1.5));
-    const QColor gap = m_overflow ? c.signal(overflowColor()) : c.ink;
+    const QColor gap = m_overflow || m_refused ? c.signal(overflowColor()) : c.ink;
     m_gapLine->setPen(QPen(gap, 1.5));
     m_gapLabel->setColor(gap);
+    m_budgetLine->setPen(QPen(c.muted, 1.2, Qt::DotLine));
+    m_budgetLabel->setColor(c.muted);
     m_balancedLine->setPen(QPen(c.signal(imbalanceColor()), 2, Qt::DashLine));
     m_balancedLabel->setColor(c.signal(imbalanceColor()));
     m_measuredHeading->setTextColor(c.muted);
@@ -62,6 +64,7 @@ void BreakdownChart::applyFonts()
     m_capacityLabel->setFont(base);
     m_balancedLabel->setFont(base);
     m_nowLabel->setFont(base);
+    m_budgetLabel->setFont(base);
     m_totalLabel->setFont(bold);
     m_gapLabel->setFont(bold);
     for (QCPTextElement *text : {m_measuredHeading, m_measuredNames, m_measuredValues})

@@ -5,7 +5,10 @@
 #include "document/document.h"
 #include "document/scenarioname.h"
 #include "document/scenariofile.h"
+#include "document/servingnames.h"
 #include "panels/comparisonview.h"
+
+#include <algorithm>
 
 #include <QFile>
 #include <QFileInfo>
@@ -60,9 +63,8 @@ void ComparisonActions::addTo(QMenu *compare)
 void ComparisonActions::addCurrent()
 {
     const Scenario &s = m_document->scenario();
-    const std::string label =
-        (s.name.empty() ? tr("Scenario %1").arg(m_view->count() + 1) : shownName(s)).toStdString();
-    m_view->addScenario(label, s);
+    const QString name = s.name.empty() ? tr("Scenario %1").arg(m_view->count() + 1) : shownName(s);
+    m_view->addScenario(entryLabel(name, s, m_view->comparison().entries).toStdString(), s);
     m_show();
 }
 
@@ -75,13 +77,13 @@ bool ComparisonActions::compareFiles(const QStringList &paths)
             Dialogs::problem(m_window, tr("Cannot compare"), QString::fromStdString(parsed.error));
             return false;
         }
-        std::string label = parsed.value->name;
-        if (label.empty()) {
-            QString file = QFileInfo(path).fileName();
-            file.remove(QStringLiteral(".vramplan.json"));
-            label = file.toStdString();
+        QString label = QString::fromStdString(parsed.value->name);
+        if (label.isEmpty()) {
+            label = QFileInfo(path).fileName();
+            label.remove(QStringLiteral(".vramplan.json"));
         }
-        comparison.entries.push_back({label, *parsed.value});
+        comparison.entries.push_back(
+            {entryLabel(label, *parsed.value, comparison.entries).toStdString(), *parsed.value});
     }
     m_view->setComparison(comparison);
     m_show();
@@ -106,6 +108,34 @@ bool ComparisonActions::openComparison(const QString &path)
     m_view->setComparison(*parsed.value);
     m_show();
     return true;
+}
+
+QString ComparisonActions::entryLabel(const QString &name, const Scenario &scenario,
+                                      const std::vector<ComparisonEntry> &others)
+{
+    // A generated name says a training run's precision and optimizer ("bf16 mixed" for an fp8
+    // server); a server's own settings tell servers apart.
+    QString label = name;
+    if (scenario.serving.present && scenario.training.mode == Mode::Inference &&
+        (scenario.name.empty() || followsSettings(scenario)))
+        label = servingLabel(scenario);
+    const auto same = std::find_if(others.begin(), others.end(), [&](const ComparisonEntry &e) {
+        return QString::fromStdString(e.label) == label;
+    });
+    if (same == others.end())
+        return label;
+    // What differs from the entry of that name, as a file writes it (up to two fields).
+    QStringList differs;
+    for (const DifferingInput &d : differingInputs({same->scenario, scenario})) {
+        if (differs.size() == 2)
+            break;
+        differs << QStringLiteral("%1 %2").arg(
+            QString::fromStdString(d.path.substr(d.path.rfind('.') + 1)),
+            QString::fromStdString(d.values[1]));
+    }
+    // "name (what differs)", or where nothing does, "name (3)".
+    return tr("%1 (%2)").arg(label, differs.isEmpty() ? QString::number(others.size() + 1)
+                                                       : differs.join(QStringLiteral(", ")));
 }
 
 void ComparisonActions::loadIntoEditor(int index)

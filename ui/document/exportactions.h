@@ -19,6 +19,7 @@ class BreakdownChart;
 class ComparisonView;
 class CurveChart;
 class Document;
+class ServingCharts;
 class TimelineChart;
 
 class ExportActions : public QObject
@@ -37,11 +38,16 @@ public:
 
     ExportActions(Document *document, Charts charts, QMainWindow *window);
 
+    // An inference server's curves (concurrency, kv-tokens, tensor-parallel): exported, and
+    // offered in File > Export in place of the training sweeps while they are shown.
+    void setServingCharts(ServingCharts *serving) { m_serving = serving; }
+
     // File > Export (a submenu) and the two Copy actions.
     void addTo(QMenu *file);
 
-    // A chart ("breakdown", "batch", "sequence", "gpus", "timeline", "comparison") to PNG, SVG
-    // or PDF by the file's extension; "" or why not.
+    // A chart ("breakdown", "batch", "sequence", "gpus", "timeline", "comparison"; for a server
+    // "concurrency", "kv-tokens", "tensor-parallel" in place of the three sweeps) to PNG, SVG or
+    // PDF by the file's extension; "" or why not.
     QString exportChart(const QString &chart, const QString &path);
     // The breakdown table or the comparison's to CSV, JSON or Markdown; "" or why not.
     QString exportTable(const QString &path);
@@ -55,8 +61,13 @@ private:
     // Why the comparison cannot be exported ("" when it can).
     QString emptyComparison() const;
 
+    // A server's curve, or why not (the scenario has no server, or asks for a training sweep).
+    QString exportServingChart(const QString &chart, const QString &path);
+    bool servingShown() const;
+
     Document *m_document;
     Charts m_charts;
+    ServingCharts *m_serving = nullptr;
     QMainWindow *m_window;
 };
 

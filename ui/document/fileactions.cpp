@@ -3,6 +3,7 @@
 #include "catalog.h"
 #include "document/dialogs.h"
 #include "document/document.h"
+#include "document/importedmodels.h"
 #include "document/scenariofile.h"
 #include "document/scenarioname.h"
 #include "document/settings.h"
@@ -171,7 +172,13 @@ bool FileActions::importHfConfig(const QString &path)
                              QString::fromStdString(problem));
         return false;
     }
+    // The model keeps the name it was imported under (the preset picker, the scenario's name),
+    // and the status bar says what was read from where.
+    const QString name = importedModelName(path);
+    rememberImportedModel(next.model, name);
     m_document->edit(next, tr("Import %1").arg(QFileInfo(path).fileName()));
+    m_window->statusBar()->showMessage(
+        tr("Imported %1 from %2").arg(name, QDir::toNativeSeparators(path)), 10000);
     return true;
 }
 

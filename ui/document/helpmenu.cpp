@@ -1,8 +1,11 @@
-// The Help menu: a short guide (F1) and About.
+// The Help menu: the guide (F1), "How this is computed" (Ctrl+I) and About.
 
 #include "document/helpmenu.h"
 
 #include "document/dialogs.h"
+#include "help/guidewindow.h"
+#include "help/howcomputedwindow.h"
+#include "mainwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -10,54 +13,84 @@
 #include <QMenu>
 #include <QMenuBar>
 
+#include <nlohmann/json.hpp>
+#include <qcustomplot.h>
+
 namespace vramplan::ui {
 namespace {
 
-// A short guide in the window itself: the docs are in the sources, not installed beside the
-// program, so there is no local page to open in a browser.
-void showHelp(QWidget *parent)
+// The menu's words, in the translation context its strings have always had.
+struct Words
 {
-    Dialogs::about(
-        parent, QCoreApplication::translate("HelpMenu", "vramplan Help"),
-        QCoreApplication::translate(
-            "HelpMenu",
-            "<p><b>vramplan</b> estimates the memory each GPU needs for a training run or an "
-            "inference server, item by item, and what to change when it does not fit.</p><ul>"
-            "<li><b>Controls</b> (left): the model (a preset, or File &gt; Import Hugging Face "
-            "config.json), batch and sequence, precision and optimizer, memory savers, "
-            "parallelism, the GPU.</li>"
-            "<li><b>Breakdown</b>: memory per GPU at the peak against the GPU's capacity; hover a "
-            "segment for its largest items and their formulas.</li>"
-            "<li><b>Make it fit</b>: changes that would make the run fit, best first; hover one to "
-            "preview it, click to apply it (Ctrl+Z undoes it).</li>"
-            "<li><b>Curves and timeline</b>: memory against micro-batch, sequence length and GPU "
-            "count, and through one training step.</li>"
-            "<li><b>Compare</b>: scenarios side by side (Ctrl+D adds the current one).</li></ul>"
-            "<p>How each term is computed and how close the estimates come to measured runs: "
-            "docs/accuracy.md, docs/models.md, docs/serving.md and docs/training_stacks.md in "
-            "vramplan's sources.</p>"));
+    Q_DECLARE_TR_FUNCTIONS(HelpMenu)
+};
+
+// One window of a kind per planner window, made when first asked for and then reused, so that
+// F1 pressed twice raises the guide instead of opening a second one.
+template <typename View> View *shownView(MainWindow *window)
+{
+    View *view = window->findChild<View *>(QString(), Qt::FindDirectChildrenOnly);
+    if (!view)
+        view = new View(window);
+    view->show();
+    view->raise();
+    view->activateWindow();
+    return view;
 }
 
 } // namespace
 
-void addHelpMenu(QWidget *window, QMenuBar *menus)
+GuideWindow *showGuide(MainWindow *window)
 {
-    QMenu *help = menus->addMenu(QCoreApplication::translate("HelpMenu", "&Help"));
-    QAction *guide = help->addAction(QCoreApplication::translate("HelpMenu", "vramplan &Help"),
-                                     window, [window] { showHelp(window); });
+    return shownView<GuideWindow>(window);
+}
+
+HowComputedWindow *showHowComputed(MainWindow *window)
+{
+    return shownView<HowComputedWindow>(window);
+}
+
+QString aboutText()
+{
+    // The versions the headers give (QCustomPlot's and nlohmann_json's are compiled in, header
+    // only or linked statically as Debian ships them); Qt's both at build and at run time, since
+    // a different Qt may be loaded.
+    const QString json = QStringLiteral("%1.%2.%3")
+                             .arg(NLOHMANN_JSON_VERSION_MAJOR)
+                             .arg(NLOHMANN_JSON_VERSION_MINOR)
+                             .arg(NLOHMANN_JSON_VERSION_PATCH);
+    return Words::tr("<b>vramplan</b> %1<br>Will this training run fit on my GPUs, and what do I "
+                     "change if it doesn't?<br><br>Built with Qt %2, running on Qt %3; "
+                     "QCustomPlot %4 draws the charts; nlohmann_json %5 reads and writes the "
+                     "files.<br><br>vramplan is free software under the GNU General Public "
+                     "License, version 3 or later (GPL-3.0-or-later), with no warranty. Qt is "
+                     "used under the GNU LGPL 3.0, QCustomPlot under the GNU GPL 3.0, "
+                     "nlohmann_json under the MIT licence.")
+        .arg(QApplication::applicationVersion(), QStringLiteral(QT_VERSION_STR),
+             QString::fromLatin1(qVersion()), QStringLiteral(QCUSTOMPLOT_VERSION_STR), json);
+}
+
+void addHelpMenu(MainWindow *window, QMenuBar *menus)
+{
+    QMenu *help = menus->addMenu(Words::tr("&Help"));
+    QAction *guide = help->addAction(Words::tr("vramplan &Guide"), window,
+                                     [window] { showGuide(window); });
+    guide->setObjectName(QStringLiteral("helpGuide"));
     // F1 everywhere, beside the platform's own help key (Ctrl+? on macOS).
     QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::HelpContents);
     if (!keys.contains(QKeySequence(Qt::Key_F1)))
         keys << QKeySequence(Qt::Key_F1);
     guide->setShortcuts(keys);
-    help->addAction(QCoreApplication::translate("HelpMenu", "&About vramplan"), window, [window] {
-        Dialogs::about(window, QCoreApplication::translate("HelpMenu", "About vramplan"),
-                       QCoreApplication::translate(
-                           "HelpMenu",
-                           "<b>vramplan</b> %1<br>Will this training run fit on my GPUs, and "
-                           "what do I change if it doesn't?<br><br>GPL-3.0-or-later.")
-                           .arg(QApplication::applicationVersion()));
+    QAction *computed = help->addAction(Words::tr("How This Is &Computed"), window,
+                                        [window] { showHowComputed(window); });
+    computed->setObjectName(QStringLiteral("helpHowComputed"));
+    computed->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    help->addSeparator();
+    QAction *about = help->addAction(Words::tr("&About vramplan"), window, [window] {
+        Dialogs::about(window, Words::tr("About vramplan"), aboutText());
     });
+    about->setObjectName(QStringLiteral("helpAbout"));
+    about->setMenuRole(QAction::AboutRole);
 }
 
 } // namespace vramplan::ui

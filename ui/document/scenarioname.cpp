@@ -1,6 +1,7 @@
 #include "document/scenarioname.h"
 
 #include "catalog.h"
+#include "document/importedmodels.h"
 #include "charts/units.h"
 #include "formats/enum_names.h"
 #include "model/model_weights.h"
@@ -63,6 +64,9 @@ QString modelName(const ModelConfig &model, const Words &say)
             name = name.left(cut);
         return name.trimmed().replace(QLatin1Char(' '), QLatin1Char('-'));
     }
+    // An imported model is named as its config names it.
+    if (const QString imported = importedNameOf(model); !imported.isEmpty())
+        return imported;
     return say(QT_TRANSLATE_NOOP("vramplan::ui::ScenarioName", "%1 custom model"))
         .arg(formatCount(double(countParameters(model).total)));
 }

@@ -3,6 +3,8 @@
 #include "panels/formcontrols.h"
 #include "panels/logslider.h"
 
+#include <algorithm>
+
 namespace vramplan::ui {
 
 BatchGroup::BatchGroup(QWidget *parent)
@@ -42,9 +44,30 @@ BatchGroup::BatchGroup(QWidget *parent)
     });
 }
 
+std::vector<double> contextSizes(double from, double to)
+{
+    std::vector<double> out;
+    for (double v = 1; v <= to; v *= 2)
+        for (double size : {v, 3 * v}) // 2k, 4k, 8k, ... and 3k, 6k, 12k, ... 96k, 192k
+            if (size >= from && size <= to)
+                out.push_back(size);
+    for (double size : {128000.0, 200000.0, 1000000.0}) // "128k", "200k", "1M" contexts
+        if (size >= from && size <= to)
+            out.push_back(size);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 void BatchGroup::display(const Scenario &s)
 {
     m_microBatch->setValue(double(s.training.microBatchSize));
+    // The model's own context is a stop of its own, marked, so that a drag can end on it.
+    std::vector<double> sizes = contextSizes(16, 1 << 21);
+    std::vector<double> marks = powersOfTwo(16, 1 << 21);
+    sizes.push_back(double(s.model.maxPositions));
+    marks.push_back(double(s.model.maxPositions));
+    m_sequence->setSnaps(sizes);
+    m_sequence->setMarks(marks);
     m_sequence->setValue(double(s.training.sequenceLength));
     m_accumulation->setValue(double(s.training.gradientAccumulationSteps));
 }

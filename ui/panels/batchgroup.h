@@ -1,12 +1,19 @@
 #pragma once
 // Batch and sequence: micro-batch, sequence length and gradient accumulation, each a log-scale
-// slider with a box for the exact number. A slider drag is one undo step.
+// slider with a box for the exact number. A slider drag is one undo step; a sequence drag stops
+// at the common context sizes and the model's own, typing stays free.
 
 #include "panels/controlgroup.h"
+
+#include <vector>
 
 namespace vramplan::ui {
 
 class LogSlider;
+
+// Where a sequence-length drag stops: powers of two, three times them (3k, 6k, ..., 96k) and the
+// round contexts models are sold with (128,000, 200,000, 1,000,000), from `from` to `to`.
+std::vector<double> contextSizes(double from, double to);
 
 class BatchGroup : public ControlGroup
 {

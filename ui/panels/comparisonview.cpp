@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QHBoxLayout>
+#include <QImage>
 #include <QHeaderView>
 #include <QListWidget>
 #include <QMenu>
@@ -84,7 +85,12 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_plot->xAxis->setTicker(m_ticker);
     m_plot->xAxis->setTickLength(0, 0);
     m_plot->xAxis->grid()->setVisible(false);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Each column as wide as its heading (wrapped, comparisontable.cpp) and its cells: stretched
+    // columns clipped long scenario names (issue 21 #13); a wide table scrolls instead.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     adaptToLayout(m_plot, [this] { return fitTickLabels(); });
 
@@ -188,6 +194,12 @@ void ComparisonView::rename(int index, const std::string &label)
     refreshChart();
     fillTable();
     emit changed();
+}
+
+void ComparisonView::setFieldLabels(std::function<QString(const QString &)> labels)
+{
+    m_fieldLabels = std::move(labels);
+    fillTable();
 }
 
 void ComparisonView::setUnit(Unit unit)
@@ -303,61 +315,23 @@ bool ComparisonView::fitTickLabels()
         return false;
     m_tickSlot = slot;
     m_tickNames = names;
-    const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
+    // Measured as the widest drawing sets them: the screen's, or an image's (a PNG export),
+    // whose resolution may be the higher one (the offscreen platform's screen is 72 dpi, an
+    // image 96), so that an export's names do not run into each other (issue 21 #13). A
+    // character's width is left between neighbours.
+    const QFont font = m_plot->xAxis->tickLabelFont();
+    const QImage image(1, 1, QImage::Format_ARGB32);
+    const QFontMetrics screen(font), drawn(font, &image);
+    const QFontMetrics &metrics =
+        drawn.averageCharWidth() > screen.averageCharWidth() ? drawn : screen;
     m_ticker->clear();
     for (int i = 0; i < count(); ++i)
         m_ticker->addTick(i + 1, fittedLabel(names[i], metrics,
-                                             std::max(slot - metrics.averageCharWidth(), 1), 3));
+                                             std::max(slot - 2 * metrics.averageCharWidth(), 1),
+                                             3));
     return true;
 }
 
-void ComparisonView::fillTable()
-{
-    std::vector<Scenario> scenarios;
-    for (const auto &e : m_comparison.entries)
-        scenarios.push_back(e.scenario);
-    const auto differing = differingInputs(scenarios);
-    const int rows = int(differing.size()) + componentCount + 2;
-    m_table->clear();
-    m_table->setColumnCount(count());
-    m_table->setRowCount(count() > 0 ? rows : 0);
-    QStringList headers;
-    for (const auto &e : m_comparison.entries)
-        headers << QString::fromStdString(e.label);
-    m_table->setHorizontalHeaderLabels(headers);
-    QStringList rowNames;
-    int row = 0;
-    for (const auto &d : differing) {
-        rowNames << QString::fromStdString(d.path);
-        for (int i = 0; i < count(); ++i)
-            m_table->setItem(row, i,
-                             new QTableWidgetItem(QString::fromStdString(d.values[size_t(i)])));
-        ++row;
-    }
-    for (int c = 0; c < componentCount; ++c, ++row) {
-        rowNames << componentName(Component(c));
-        const double first = count() > 0 ? m_estimates[0].perGpu[size_t(c)] : 0;
-        for (int i = 0; i < count(); ++i) {
-            const double v = m_estimates[size_t(i)].perGpu[size_t(c)];
-            QString text = formatSize(v, m_unit);
-            if (i > 0) { // the difference to the first scenario
-                const double diff = v - first;
-                text += QStringLiteral(" (%1%2)").arg(diff >= 0 ? QStringLiteral("+")
-                                                                : QStringLiteral("-"),
-                                                      formatSize(std::abs(diff), m_unit));
-            }
-            m_table->setItem(row, i, new QTableWidgetItem(text));
-        }
-    }
-    rowNames << tr("Peak per GPU (device)") << tr("Fits");
-    for (int i = 0; i < count(); ++i) {
-        m_table->setItem(
-            row, i, new QTableWidgetItem(formatSize(m_estimates[size_t(i)].peak.device, m_unit)));
-        m_table->setItem(row + 1, i,
-                         new QTableWidgetItem(m_estimates[size_t(i)].fits ? tr("yes") : tr("no")));
-    }
-    if (count() > 0)
-        m_table->setVerticalHeaderLabels(rowNames);
-}
+// fillTable(): comparisontable.cpp.
 
 } // namespace vramplan::ui

@@ -2,13 +2,18 @@
 // Scenarios side by side: one stacked bar per scenario on one axis (the components in the same
 // colours as everywhere), each with its GPU's capacity, and a table of the inputs that differ
 // and of the per-component sizes. Entries can be renamed (double-click), removed, moved and
-// loaded back into the editor (their context menu).
+// loaded back into the editor (their context menu). The table reads as the controls do (issue
+// 21 #13): inputs named by their controls' labels (the field path in the row's tooltip), numbers
+// rounded and grouped, what differs from the first scenario highlighted, each heading whole on
+// up to three lines; servers add their KV-cache tokens and concurrency (issue 21 #8).
 
 #include "charts/units.h"
 #include "formats/comparison.h"
 #include "estimate.h"
 
 #include <QWidget>
+
+#include <functional>
 
 class QAction;
 class QCustomPlot;
@@ -30,6 +35,9 @@ public:
     const Comparison &comparison() const { return m_comparison; }
     void addScenario(const std::string &label, const Scenario &scenario);
     void setUnit(Unit unit);
+    // Names an input row by its field path ("training.micro_batch_size" -> "Micro-batch"): the
+    // window's controls' labels; "" leaves the path.
+    void setFieldLabels(std::function<QString(const QString &)> labels);
 
     int count() const { return int(m_comparison.entries.size()); }
     double barValue(int index, Component c) const; // in the unit
@@ -71,6 +79,7 @@ private:
     QStringList m_tickNames; // the entries' labels the ticks were made for
     int m_tickSlot = -1;     // and at which slot width
     bool m_updatingList = false;
+    std::function<QString(const QString &)> m_fieldLabels;
 };
 
 } // namespace vramplan::ui

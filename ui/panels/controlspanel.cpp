@@ -2,6 +2,7 @@
 
 #include "panels/batchgroup.h"
 #include "panels/gpugroup.h"
+#include "panels/inputguard.h"
 #include "panels/logslider.h"
 #include "panels/modelgroup.h"
 #include "panels/namegroup.h"
@@ -11,6 +12,7 @@
 #include "panels/servinggroup.h"
 #include "panels/stackgroup.h"
 #include "panels/traininggroup.h"
+#include "panels/warningmarks.h"
 #include "panels/wheelguard.h"
 #include "formats/scenario_json.h"
 
@@ -21,6 +23,22 @@
 #include <QVBoxLayout>
 
 namespace vramplan::ui {
+namespace {
+
+// What a line edit holds that the scenario refused: the text, why, and what the scenario shows
+// in its place (which, shown again, means the scenario did not move under it).
+constexpr const char *refusedTextProperty = "vramplanRefusedText";
+constexpr const char *refusedReasonProperty = "vramplanRefusedReason";
+constexpr const char *scenarioTextProperty = "vramplanScenarioText";
+
+void clearRefused(QLineEdit *line)
+{
+    line->setProperty(refusedTextProperty, QVariant());
+    line->setProperty(refusedReasonProperty, QVariant());
+    line->setStyleSheet(QString());
+}
+
+} // namespace
 
 QString shownValue(const QWidget *control)
 {
@@ -61,6 +79,9 @@ ControlsPanel::ControlsPanel(QWidget *parent)
     for (QSpinBox *box : findChildren<QSpinBox *>())
         box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("00000000")));
     guardWheel(this);
+    guardInput(this, [this](QWidget *control, const QString &message) {
+        emit refused(message, control);
+    });
 }
 
 QLineEdit *ControlsPanel::nameField() const
@@ -155,8 +176,61 @@ void ControlsPanel::setScenario(const Scenario &s)
     m_scenario = s;
     for (ControlGroup *group : m_groups)
         group->showScenario(s);
+    // Refused text stays for correction while the scenario still shows what it showed then;
+    // an undo, an opened file or a suggestion that changes the field replaces it.
+    for (QLineEdit *line : findChildren<QLineEdit *>()) {
+        const QVariant refused = line->property(refusedTextProperty);
+        if (!refused.isValid())
+            continue;
+        if (line->text() == line->property(scenarioTextProperty).toString()) {
+            const QSignalBlocker blocker(line);
+            line->setText(refused.toString());
+        } else {
+            clearRefused(line);
+        }
+    }
     refreshAvailability();
     m_updating = false;
+}
+
+void ControlsPanel::keepRefusedText(QWidget *control, const QString &reason)
+{
+    auto *line = qobject_cast<QLineEdit *>(control);
+    if (!line || qobject_cast<QComboBox *>(line->parentWidget()))
+        return;
+    const QString typed = line->text();
+    clearRefused(line);
+    setScenario(m_scenario); // every other control back where the scenario is
+    line->setProperty(scenarioTextProperty, line->text());
+    line->setProperty(refusedTextProperty, typed);
+    line->setProperty(refusedReasonProperty, reason);
+    const QSignalBlocker blocker(line);
+    line->setText(typed);
+    line->setStyleSheet(QStringLiteral("border: 2px solid #c62828"));
+    line->setToolTip(reason);
+}
+
+void ControlsPanel::showWarnings(const Estimate &e)
+{
+    m_warnings.clear();
+    for (const auto &[text, fields] : warningsByField(e))
+        for (const QString &field : fields) {
+            QString &on = m_warnings[field];
+            on += (on.isEmpty() ? QString() : QStringLiteral("\n")) + text;
+        }
+    applyWarnings();
+}
+
+void ControlsPanel::applyWarnings()
+{
+    for (const ControlGroup *group : m_groups)
+        for (auto it = group->controls().begin(); it != group->controls().end(); ++it) {
+            QWidget *control = it.value();
+            if (const QVariant reason = control->property(refusedReasonProperty); reason.isValid())
+                control->setToolTip(reason.toString()); // what is wrong with the text in it
+            else
+                markWarning(control, m_warnings.value(it.key()));
+        }
 }
 
 void ControlsPanel::apply(QWidget *control, const ControlGroup::Edit &edit, bool dragging)
@@ -169,22 +243,34 @@ void ControlsPanel::apply(QWidget *control, const ControlGroup::Edit &edit, bool
     if (!error.empty()) {
         // Said on the control edited, with the value that was refused: the core's reason may
         // name another field (the KV heads a new head count no longer divides).
-        emit refused(tr("%1 %2 refused: %3")
-                         .arg(ControlGroup::label(control), shownValue(control),
-                              QString::fromStdString(error)),
-                     control);
-        setScenario(m_scenario); // put the controls back where the scenario is
+        const QString reason = tr("%1 %2 refused: %3")
+                                   .arg(ControlGroup::label(control), shownValue(control),
+                                        QString::fromStdString(error));
+        if (qobject_cast<QLineEdit *>(control))
+            keepRefusedText(control, reason); // typed text is left to correct, not thrown away
+        else
+            setScenario(m_scenario); // put the controls back where the scenario is
+        emit refused(reason, control);
         return;
     }
+    if (auto *line = qobject_cast<QLineEdit *>(control))
+        clearRefused(line);
+    const Scenario before = m_scenario;
     m_scenario = next;
     refreshAvailability();
     emit edited(m_scenario, dragging, tr("Change %1").arg(ControlGroup::subject(control)));
+    // A new size rewrites the architecture: say which fields, once the drag is let go.
+    if (control == m_model->modelSize() && !dragging)
+        if (const QString note = scaledModelNote(before.model, m_scenario.model); !note.isEmpty())
+            emit noted(tr("%1 %2: %3").arg(ControlGroup::label(control), shownValue(control), note),
+                       control);
 }
 
 void ControlsPanel::refreshAvailability()
 {
     for (ControlGroup *group : m_groups)
         group->refreshAvailability(m_scenario);
+    applyWarnings(); // the groups have just set the tooltips the warnings go before
 }
 
 } // namespace vramplan::ui

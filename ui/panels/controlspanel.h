@@ -12,9 +12,14 @@
 #include "panels/controlgroup.h"
 #include "scenario.h"
 
+#include <QHash>
 #include <QWidget>
 
 #include <vector>
+
+namespace vramplan {
+struct Estimate;
+}
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -71,6 +76,8 @@ public:
     StackGroup *stackGroup() const { return m_stack; }
     QWidget *controlFor(const QString &field) const; // "training.gradient_accumulation_steps"
     void setUnit(Unit unit); // sizes in the controls (the GPU's memory)
+    // The estimate's warnings on the controls they concern (warningmarks.h), until the next.
+    void showWarnings(const vramplan::Estimate &estimate);
     const std::vector<ControlGroup *> &groups() const { return m_groups; }
 
 signals:
@@ -81,12 +88,19 @@ signals:
     // heads 7 refused: model.kv_heads: 8 does not divide attention_heads 7"), and the control
     // it was made on.
     void refused(const QString &reason, QWidget *control);
+    // An edit did more than the control shows: what else it changed ("Size 70.00 B scaled the
+    // model: layers 32 -> 80, ..."), said on the control.
+    void noted(const QString &what, QWidget *control);
 
 private:
     void apply(QWidget *control, const ControlGroup::Edit &edit, bool dragging);
     void refreshAvailability();
+    void applyWarnings();
+    // Text refused in a line edit stays there, marked, until corrected or replaced.
+    void keepRefusedText(QWidget *control, const QString &reason);
 
     Scenario m_scenario;
+    QHash<QString, QString> m_warnings; // field -> the warnings on it, one a line
     bool m_updating = false;
     std::vector<ControlGroup *> m_groups;
     NameGroup *m_name;

@@ -33,6 +33,21 @@ constexpr const char *context = "vramplan::ui::EnumLabel";
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "lion", "optimizer"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "muon", "optimizer"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "shampoo", "optimizer"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "auto", "master weights"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "fp32", "master weights"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "bf16", "master weights"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "fp16", "master weights"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "none", "master weights"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "auto", "gradients"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "fp32", "gradients"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "bf16", "gradients"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "auto", "optimizer states"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "fp32", "optimizer states"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "bf16", "optimizer states"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "fp16", "optimizer states"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "fp8", "optimizer states"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "int8", "optimizer states"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "int4", "optimizer states"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "transformers", "framework"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "pytorch", "framework"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "litgpt", "framework"),
@@ -78,6 +93,18 @@ constexpr const char *context = "vramplan::ui::EnumLabel";
 const char *enumKind(Mode)
 {
     return "mode";
+}
+const char *enumKind(MasterDtype)
+{
+    return "master weights";
+}
+const char *enumKind(GradientDtype)
+{
+    return "gradients";
+}
+const char *enumKind(StateDtype)
+{
+    return "optimizer states";
 }
 const char *enumKind(Precision)
 {

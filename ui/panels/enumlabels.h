@@ -19,6 +19,9 @@ namespace vramplan::ui {
 const char *enumKind(Mode);
 const char *enumKind(Precision);
 const char *enumKind(Optimizer);
+const char *enumKind(MasterDtype);
+const char *enumKind(GradientDtype);
+const char *enumKind(StateDtype);
 const char *enumKind(Framework);
 const char *enumKind(Offload);
 const char *enumKind(Recompute);

@@ -5,10 +5,12 @@
 #include "charts/componentstyle.h"
 #include "document/editcommand.h"
 #include "panels/fitchip.h"
+#include "panels/fittexts.h"
 #include "panels/fitwording.h"
 #include "panels/flowlayout.h"
 #include "advice/serving_advice.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QLabel>
@@ -225,12 +227,19 @@ void FitAdvisorPanel::rebuild()
         const QStringList phrases = changePhrases(m_result.scenario, s);
         m_shown.push_back(
             {&s, estimate < m_result.estimates.size() ? &m_result.estimates[estimate] : nullptr,
-             phrases, chipTitle(phrases)});
+             phrases, QString()});
     };
     for (size_t i = 0; i < a.suggestions.size(); ++i)
         show(a.suggestions[i], i);
     if (nearestOnly)
         show(a.nearest, a.suggestions.size());
+    // Short titles that name what tells two chips apart rather than "+N" alike (issue 21 #19).
+    QList<QStringList> allPhrases;
+    for (const Shown &s : m_shown)
+        allPhrases << s.phrases;
+    const QStringList titles = chipTitles(allPhrases);
+    for (size_t i = 0; i < m_shown.size(); ++i)
+        m_shown[i].title = titles.value(qsizetype(i));
 
     // The chips are reused in place: a keyboard user's focus stays where it was as the advice
     // follows a slider.
@@ -246,6 +255,9 @@ void FitAdvisorPanel::rebuild()
         connect(chip, &FitChip::clicked, this, [this, index] { chipClicked(index); });
         connect(chip, &FitChip::previewChanged, this,
                 [this, index](bool on) { chipPreview(index, on); });
+        connect(chip, &FitChip::pointerMoved, this,
+                [this, index](const QPoint &global) { pointerMoved(index, global); });
+        connect(chip, &FitChip::pointerLeft, this, &FitAdvisorPanel::releaseHold);
         m_flow->addWidget(chip);
         m_chips.append(chip);
     }
@@ -256,8 +268,13 @@ void FitAdvisorPanel::rebuild()
     m_chipBox->setVisible(!m_shown.empty());
 
     if (nearestOnly || (a.suggestions.empty() && !a.fitsNow)) {
-        QString text = a.hasNearest ? tr("Nothing fits, with any change searched. The nearest:")
-                                    : tr("Nothing fits, with any change searched.");
+        // Where the nearest fits on a larger GPU of the catalog, "nothing fits" would contradict
+        // the line that says so (issue 21 #9): say what the search covered instead.
+        QString text = !a.smallestGpu.empty()
+                           ? tr("No change searched fits these GPUs. The nearest, which fits on "
+                                "a larger GPU:")
+                       : a.hasNearest ? tr("Nothing fits, with any change searched. The nearest:")
+                                      : tr("Nothing fits, with any change searched.");
         m_nothingFits->setText(text);
         m_nothingFits->show();
     } else {
@@ -301,8 +318,10 @@ void FitAdvisorPanel::rebuild()
     fitChipBoxHeight();
     QCoreApplication::postEvent(m_scroll, new QEvent(QEvent::LayoutRequest));
 
-    // A chip still hovered (or focused from the keyboard) previews what it now holds.
-    for (qsizetype i = 0; i < m_chips.size(); ++i)
+    // A chip still hovered (or focused from the keyboard) previews what it now holds, unless
+    // the pointer has not moved since a chip was clicked: the chip under it now holds another
+    // suggestion, which the user has not pointed at (issue 21 #1).
+    for (qsizetype i = 0; i < m_chips.size() && !m_hold; ++i)
         if (m_chips[i]->previewing()) {
             chipPreview(int(i), true);
             break;
@@ -317,76 +336,17 @@ void FitAdvisorPanel::updateChip(FitChip *chip, const Shown &shown, bool nearest
                                               relativeTimeText(s.relativeStepTime))
                                    : tr("%1 · %2").arg(formatSize(s.peakDeviceBytes, m_unit, 1),
                                                        relativeTimeText(s.relativeStepTime));
-    chip->setContent(shown.phrases, detail, kindColor(s.kind), nearest);
-    chip->setToolTip(toolTipFor(shown, nearest));
-}
-
-QString FitAdvisorPanel::toolTipFor(const Shown &shown, bool nearest) const
-{
-    const Suggestion &s = *shown.suggestion;
-    QStringList changes;
-    for (const auto &[path, value] : s.changes)
-        changes << escaped(QString::fromStdString(
-            path + " = " + (value.is_string() ? value.get<std::string>() : value.dump())));
-    const QString phrases = escaped(changePhrases(m_result.scenario, s).join(QStringLiteral(", ")));
-    const QString peak =
-        nearest
-            ? tr("Peak %1 per GPU: over by %2, the least of everything searched.")
-                  .arg(formatSize(s.peakDeviceBytes, m_unit), formatSize(-s.headroomBytes, m_unit))
-            : tr("Peak %1 per GPU, headroom %2.")
-                  .arg(formatSize(s.peakDeviceBytes, m_unit), formatSize(s.headroomBytes, m_unit));
-    const QString relative = relativeTimeNumber(s.relativeStepTime);
-    const QString time = relative.isEmpty() ? tr("the step time per token unknown")
-                                            : tr("%1 the step time per token").arg(relative);
-    return tr("<p><b>%1</b></p><p>%2<br>%3: %4</p><p><span style=\"color:%5\">"
-              "&#9632;</span> %6: %7</p><p>%8</p><p><i>%9</i></p>",
-              "a suggestion's tooltip")
-        .arg(phrases, escaped(peak), escaped(time), escaped(QString::fromStdString(s.costBasis)),
-             kindColor(s.kind).name(), escaped(kindName(s.kind, m_result.scenario.serving.present)),
-             escaped(kindMeaning(s.kind, m_result.scenario.serving.present)),
-             changes.join(QStringLiteral("<br>")),
-             tr("Click or press Enter to apply it (one undo step); hover to preview it on "
-                "the breakdown."));
+    // A fit inside the estimate's likely range says so (issue 21 #9).
+    chip->setContent(shown.phrases,
+                     !nearest && s.withinBand ? tr("%1 · tight fit").arg(detail) : detail,
+                     kindColor(s.kind), nearest, shown.title);
+    chip->setToolTip(fitToolTip(m_result.scenario, s, m_unit, nearest));
 }
 
 void FitAdvisorPanel::updateStatus()
 {
-    if (!m_hasResult || m_slow) {
-        m_status->setText(tr("Searching…"));
-        return;
-    }
-    const Advice &a = m_result.advice;
-    const QString searched = groupedNumber(a.searched);
-    const double headroom = m_result.headroomBytes;
-    const QString count = groupedNumber(int64_t(a.suggestions.size()));
-    const bool one = a.suggestions.size() == 1;
-    const QString ways = one ? tr("One way") : tr("%1 ways").arg(count);
-    const QString others = one ? tr("One other way") : tr("%1 other ways").arg(count);
-    QString text;
-    if (isServingScenario(m_result.scenario)) {
-        // A server "fits" when it serves its target (serving_advice.h), not by headroom.
-        if (a.fitsNow)
-            text = tr("Serves it as it is. %1 that serve it (%2 candidates searched).")
-                       .arg(others, searched);
-        else if (a.suggestions.empty())
-            text = tr("Does not serve it as it is, nor does any change searched (%1 candidates).")
-                       .arg(searched);
-        else
-            text = tr("Does not serve it as it is. %1 to serve it (%2 candidates searched).")
-                       .arg(ways, searched);
-    } else if (a.fitsNow && a.suggestions.empty())
-        text = tr("Fits, headroom %1. Nothing else fits (%2 candidates searched).")
-                   .arg(formatSize(headroom, m_unit, 1), searched);
-    else if (a.fitsNow)
-        text = tr("Fits, headroom %1. %2 that fit (%3 candidates searched).")
-                   .arg(formatSize(headroom, m_unit, 1), others, searched);
-    else if (a.suggestions.empty())
-        text = tr("Over by %1. Nothing fits (%2 candidates searched).")
-                   .arg(formatSize(-headroom, m_unit, 1), searched);
-    else
-        text = tr("Over by %1. %2 to fit (%3 candidates searched).")
-                   .arg(formatSize(-headroom, m_unit, 1), ways, searched);
-    m_status->setText(text);
+    m_status->setText(!m_hasResult || m_slow ? tr("Searching…")
+                                             : fitStatusText(m_result, m_unit));
 }
 
 void FitAdvisorPanel::chipClicked(int index)
@@ -394,12 +354,39 @@ void FitAdvisorPanel::chipClicked(int index)
     // Chips of an earlier scenario apply nothing: the user's newer edit would be undone.
     if (m_pending || index < 0 || size_t(index) >= m_shown.size())
         return;
+    const FitChip *chip = m_chips.value(index);
+    const bool pointer = chip && chip->clickedByPointer();
+    // A second click where the last one applied (a double-click) would land on whatever chip
+    // the new advice put there: the pointer must move first (issue 21 #1).
+    if (pointer && m_hold &&
+        (chip->pressPoint() - m_holdPoint).manhattanLength() < QApplication::startDragDistance())
+        return;
+    m_hold = pointer;
+    if (pointer)
+        m_holdPoint = chip->pressPoint();
     const Shown &shown = m_shown[size_t(index)];
     emit applyRequested(shown.suggestion->scenario, tr("Apply suggestion: %1").arg(shown.title));
 }
 
+void FitAdvisorPanel::pointerMoved(int index, const QPoint &global)
+{
+    if (!m_hold || (global - m_holdPoint).manhattanLength() < QApplication::startDragDistance())
+        return;
+    releaseHold();
+    // The chip under the pointer previews now that the user points at it.
+    if (index < m_chips.size() && m_chips[index]->previewing())
+        chipPreview(index, true);
+}
+
+void FitAdvisorPanel::releaseHold()
+{
+    m_hold = false;
+}
+
 void FitAdvisorPanel::chipPreview(int index, bool on)
 {
+    if (on && m_hold)
+        return; // not pointed at yet: the pointer has not moved since the click
     if (on && index >= 0 && size_t(index) < m_shown.size() && m_shown[size_t(index)].estimate) {
         m_previewing = index;
         emit previewRequested(*m_shown[size_t(index)].estimate, m_shown[size_t(index)].title);

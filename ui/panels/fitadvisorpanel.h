@@ -4,13 +4,17 @@
 // relative step time; the solvers' answers (largest micro-batch, longest sequence, fewest
 // GPUs); and when nothing fits, the nearest and the smallest GPU it fits on. A chip clicked
 // (or Enter) asks for its scenario to be applied; hovered (or reached by Tab) it asks for a
-// preview on the breakdown bar. The panel computes nothing: the advice comes from the
-// AdvisorWorker, and the window applies and previews.
+// preview on the breakdown bar. After a chip is clicked the chips hold still under the pointer:
+// a second click at the same spot (a double-click) applies nothing, and nothing previews, until
+// the pointer moves (the advice for the applied scenario re-ranks the chips beneath it). The
+// panel computes nothing: the advice comes from the AdvisorWorker, and the window applies and
+// previews.
 
 #include "advisorworker.h"
 #include "charts/units.h"
 
 #include <QList>
+#include <QPoint>
 #include <QWidget>
 
 class QLabel;
@@ -40,6 +44,9 @@ public:
     // The solvers' lines are of the scenario on screen (false while a slow search for a newer
     // one is under way: they are greyed and say so).
     bool solversCurrent() const;
+
+    // Clicks and previews wait for the pointer to move after a chip was clicked (for tests).
+    bool holding() const { return m_hold; }
 
     // Collapsed: only the heading and the verdict line. A tab (small window) never collapses;
     // the user's choice holds again once the panel is back beside the breakdown.
@@ -72,17 +79,18 @@ private:
         const Suggestion *suggestion;
         const Estimate *estimate;
         QStringList phrases; // changePhrases()
-        QString title;       // chipTitle(): short, for the undo step's name
+        QString title;       // chipTitles(): short and unlike the others', for the undo step
     };
     void applyCollapse();
     void fitChipBoxHeight();
     void rebuild();
     void updateChip(FitChip *chip, const Shown &shown, bool nearest);
-    QString toolTipFor(const Shown &shown, bool nearest) const;
     void updateStatus();
     void markSolvers();
     void chipClicked(int index);
     void chipPreview(int index, bool on);
+    void pointerMoved(int index, const QPoint &global);
+    void releaseHold();
 
     QToolButton *m_toggle;
     QLabel *m_status;
@@ -105,6 +113,8 @@ private:
     bool m_wantCollapsed = false; // as the user chose
     bool m_collapsible = true;
     int m_previewing = -1; // the chip whose preview is shown, -1 for none
+    bool m_hold = false;   // a chip was clicked and the pointer has not moved since
+    QPoint m_holdPoint;    // where (global)
 };
 
 } // namespace vramplan::ui

@@ -3,6 +3,7 @@
 #include "charts/componentstyle.h"
 
 #include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -25,9 +26,10 @@ FitChip::FitChip(QWidget *parent) : QAbstractButton(parent)
 }
 
 void FitChip::setContent(const QStringList &phrases, const QString &detail, const QColor &kind,
-                         bool detailWarning)
+                         bool detailWarning, const QString &shortTitle)
 {
     m_phrases = phrases;
+    m_shortTitle = shortTitle;
     m_detail = detail;
     m_kind = kind;
     m_warning = detailWarning;
@@ -73,6 +75,11 @@ QString FitChip::shownTitle() const
 {
     const QFontMetrics metrics(font());
     const int room = textRect().width();
+    if (metrics.horizontalAdvance(title()) <= room)
+        return title();
+    // The panel's short title names what tells this chip from the others (issue 21 #19).
+    if (!m_shortTitle.isEmpty() && metrics.horizontalAdvance(m_shortTitle) <= room)
+        return m_shortTitle;
     // Whole phrases first; "+N" says how many more the tooltip lists.
     for (qsizetype shown = m_phrases.size(); shown > 1; --shown) {
         QString text = m_phrases.first(shown).join(QStringLiteral(", "));
@@ -130,8 +137,32 @@ void FitChip::paintEvent(QPaintEvent *)
                detailMetrics.elidedText(m_detail, Qt::ElideRight, text.width()));
 }
 
+bool FitChip::event(QEvent *event)
+{
+    // Hover moves (WA_Hover): the panel holds the chips still after an apply until the pointer
+    // moves (issue 21 #1).
+    if (event->type() == QEvent::HoverMove)
+        emit pointerMoved(mapToGlobal(static_cast<QHoverEvent *>(event)->position().toPoint()));
+    return QAbstractButton::event(event);
+}
+
+void FitChip::mousePressEvent(QMouseEvent *event)
+{
+    m_pointerClick = true;
+    m_pressPoint = event->globalPosition().toPoint();
+    QAbstractButton::mousePressEvent(event);
+}
+
+void FitChip::mouseReleaseEvent(QMouseEvent *event)
+{
+    QAbstractButton::mouseReleaseEvent(event); // emits clicked() while m_pointerClick holds
+    // A later click() from the keyboard or an accessibility action is not the pointer's.
+    m_pointerClick = false;
+}
+
 void FitChip::keyPressEvent(QKeyEvent *event)
 {
+    m_pointerClick = false;
     // Enter applies, as on a default button; Space already clicks a QAbstractButton.
     if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
         if (isEnabled())
@@ -162,6 +193,7 @@ void FitChip::leaveEvent(QEvent *event)
 {
     QAbstractButton::leaveEvent(event);
     m_hovered = false;
+    emit pointerLeft();
     setPreview(m_focusPreview);
     update();
 }

@@ -53,6 +53,28 @@ QString recomputePhrase(const Scenario &s)
     return Words::tr("recompute: %1 of %2 layers").arg(t.recomputeLayers).arg(s.model.layers);
 }
 
+// "optimizer states: bf16" (both moments alike, as the advisor proposes them), else each
+// field that is set.
+QString optimizerPrecisionPhrase(const OptimizerPrecision &o)
+{
+    QStringList parts;
+    if (o.expAvg != StateDtype::Auto && o.expAvg == o.expAvgSq)
+        parts << Words::tr("optimizer states: %1").arg(QString::fromLatin1(toString(o.expAvg)));
+    else {
+        if (o.expAvg != StateDtype::Auto)
+            parts << QStringLiteral("exp_avg: %1").arg(QString::fromLatin1(toString(o.expAvg)));
+        if (o.expAvgSq != StateDtype::Auto)
+            parts << QStringLiteral("exp_avg_sq: %1")
+                         .arg(QString::fromLatin1(toString(o.expAvgSq)));
+    }
+    if (o.masterWeights != MasterDtype::Auto)
+        parts << Words::tr("master weights: %1")
+                     .arg(QString::fromLatin1(toString(o.masterWeights)));
+    if (o.gradients != GradientDtype::Auto)
+        parts << Words::tr("gradients: %1").arg(QString::fromLatin1(toString(o.gradients)));
+    return parts.join(QStringLiteral(", "));
+}
+
 QString optimizerPhrase(Optimizer o)
 {
     switch (o) {
@@ -117,7 +139,9 @@ QStringList changePhrases(const Scenario &from, const Suggestion &s)
             return 0;
         if (path == "training.finetune.method")
             return 1;
-        return path == "training.optimizer" ? 2 : 3;
+        return path == "training.optimizer" || path.starts_with("training.optimizer_precision.")
+                   ? 2
+                   : 3;
     };
     std::string_view current; // the path being worded
     const auto say = [&](std::initializer_list<const char *> paths, const QString &phrase) {
@@ -147,6 +171,11 @@ QStringList changePhrases(const Scenario &from, const Suggestion &s)
                 recomputePhrase(to));
         } else if (path == "training.optimizer") {
             say({"training.optimizer"}, optimizerPhrase(tt.optimizer));
+        } else if (path.starts_with("training.optimizer_precision.")) {
+            say({"training.optimizer_precision.master_weights",
+                 "training.optimizer_precision.gradients", "training.optimizer_precision.exp_avg",
+                 "training.optimizer_precision.exp_avg_sq"},
+                optimizerPrecisionPhrase(tt.optimizerPrecision));
         } else if (path == "training.loss") {
             say({"training.loss"}, lossPhrase(tt.loss));
         } else if (path == "training.finetune.method") {
@@ -217,6 +246,58 @@ QString chipTitle(const QStringList &phrases)
         return phrases.join(QStringLiteral(", "));
     return phrases.first(shown).join(QStringLiteral(", ")) +
            QStringLiteral(" +%1").arg(phrases.size() - shown);
+}
+
+QStringList chipTitles(const QList<QStringList> &phrases)
+{
+    constexpr qsizetype first = 3; // as chipTitle()
+    std::vector<std::vector<bool>> shown;
+    for (const QStringList &p : phrases) {
+        std::vector<bool> s(size_t(p.size()), false);
+        for (qsizetype i = 0; i < p.size() && i < first; ++i)
+            s[size_t(i)] = true;
+        shown.push_back(std::move(s));
+    }
+    const auto titleOf = [&](qsizetype c) {
+        QStringList parts;
+        for (qsizetype i = 0; i < phrases[c].size(); ++i)
+            if (shown[size_t(c)][size_t(i)])
+                parts << phrases[c][i];
+        const qsizetype hidden = phrases[c].size() - parts.size();
+        return parts.join(QStringLiteral(", ")) +
+               (hidden > 0 ? QStringLiteral(" +%1").arg(hidden) : QString());
+    };
+    QStringList titles;
+    for (qsizetype c = 0; c < phrases.size(); ++c)
+        titles << titleOf(c);
+    // Each pass shows, on every chip whose title another shares, its first hidden phrase that
+    // one of those others lacks; a phrase is shown once, so the passes end.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (qsizetype c = 0; c < phrases.size(); ++c) {
+            QList<qsizetype> twins;
+            for (qsizetype d = 0; d < phrases.size(); ++d)
+                if (d != c && titles[d] == titles[c])
+                    twins << d;
+            if (twins.isEmpty())
+                continue;
+            for (qsizetype i = 0; i < phrases[c].size(); ++i) {
+                if (shown[size_t(c)][size_t(i)])
+                    continue;
+                const bool tells = std::any_of(twins.begin(), twins.end(), [&](qsizetype d) {
+                    return !phrases[d].contains(phrases[c][i]);
+                });
+                if (tells) {
+                    shown[size_t(c)][size_t(i)] = true;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        for (qsizetype c = 0; c < phrases.size(); ++c)
+            titles[c] = titleOf(c);
+    }
+    return titles;
 }
 
 QString relativeTimeNumber(double relative)
@@ -329,6 +410,10 @@ QString fewestGpusText(const Advice &advice, const Scenario &scenario)
     // more GPUs leave the memory per GPU as it is, so the search's bound says nothing useful.
     if (scenario.training.mode == Mode::Train && p.zeroStage == 0)
         return Words::tr("Fewest GPUs: more do not help without ZeRO/FSDP");
+    // Inference without an engine: every GPU holds the whole model unless it is split.
+    if (scenario.training.mode != Mode::Train && p.tensorParallel * p.pipelineParallel <= 1 &&
+        p.zeroStage < 3)
+        return Words::tr("Fewest GPUs: more do not help without splitting the model (TP or PP)");
     // The solver tries whole model-parallel groups up to the GPU count a scenario may have
     // (the same bound `vramplan-cli min-gpus` names).
     const int64_t group =

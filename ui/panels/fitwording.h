@@ -19,6 +19,11 @@ namespace vramplan::ui {
 QStringList changePhrases(const Scenario &from, const Suggestion &s);
 // A chip's title: the first three phrases, then "+N" for the rest.
 QString chipTitle(const QStringList &phrases);
+// The titles of chips shown together, each as chipTitle() unless two would read the same: then
+// the hidden phrases that tell them apart are shown too, in their order, and "+N" counts only
+// the rest ("ZeRO 0 → 3, optimizer → CPU, TP 2, recompute: full +1"), so no two different
+// suggestions share a title (issue 21 #19).
+QStringList chipTitles(const QList<QStringList> &phrases);
 // "1.3× time", "0.69× time": the step time per token relative to the scenario's own; the
 // number alone ("1.3×"), empty where it is unknown.
 QString relativeTimeText(double relative);

@@ -8,6 +8,7 @@
 #include <QStyle>
 #include <QStyleOptionSlider>
 
+#include <algorithm>
 #include <cmath>
 
 namespace vramplan::ui {
@@ -59,7 +60,7 @@ LogSlider::LogSlider(QWidget *parent)
     m_slider->setMinimumWidth(60);
 
     connect(m_slider, &QSlider::valueChanged, this, [this](int position) {
-        const double v = rounded(fromSlider(position));
+        const double v = snapped(rounded(fromSlider(position)));
         if (v == m_value)
             return;
         m_value = v;
@@ -114,6 +115,28 @@ void LogSlider::setMarks(std::vector<double> marks)
         if (mark >= m_min && mark <= m_max)
             m_slider->marks.push_back(toSlider(mark));
     m_slider->update();
+}
+
+void LogSlider::setSnaps(std::vector<double> snaps)
+{
+    std::sort(snaps.begin(), snaps.end());
+    snaps.erase(std::unique(snaps.begin(), snaps.end()), snaps.end());
+    m_snaps = std::move(snaps);
+}
+
+double LogSlider::snapped(double value) const
+{
+    double best = value, distance = INFINITY;
+    for (double snap : m_snaps) {
+        if (snap < m_min || snap > m_max || !(snap > 0))
+            continue;
+        const double d = std::abs(std::log(snap) - std::log(value));
+        if (d < distance) {
+            distance = d;
+            best = snap;
+        }
+    }
+    return best;
 }
 
 void LogSlider::setValue(double value)

@@ -1,5 +1,6 @@
 #include "panels/modelgroup.h"
 
+#include "document/importedmodels.h"
 #include "model/model_scaling.h"
 #include "model/model_weights.h"
 #include "panels/architecturenotes.h"
@@ -13,6 +14,31 @@
 #include <QLabel>
 
 namespace vramplan::ui {
+
+QString scaledModelNote(const ModelConfig &before, const ModelConfig &after)
+{
+    const std::pair<QString, int64_t ModelConfig::*> fields[] = {
+        {ModelGroup::tr("layers"), &ModelConfig::layers},
+        {ModelGroup::tr("hidden size"), &ModelConfig::hiddenSize},
+        {ModelGroup::tr("attention heads"), &ModelConfig::attentionHeads},
+        {ModelGroup::tr("KV heads"), &ModelConfig::kvHeads},
+        {ModelGroup::tr("head width"), &ModelConfig::headDim},
+        {ModelGroup::tr("FFN size"), &ModelConfig::ffnHiddenSize},
+        {ModelGroup::tr("vocabulary"), &ModelConfig::vocabSize}};
+    QStringList changes;
+    for (const auto &[name, member] : fields)
+        if (before.*member != after.*member)
+            changes << QStringLiteral("%1 %2 \u2192 %3").arg(name).arg(before.*member).arg(after.*member);
+    if (before.moe.expertFfnHiddenSize != after.moe.expertFfnHiddenSize)
+        changes << QStringLiteral("%1 %2 \u2192 %3")
+                       .arg(ModelGroup::tr("expert FFN size"))
+                       .arg(before.moe.expertFfnHiddenSize)
+                       .arg(after.moe.expertFfnHiddenSize);
+    if (changes.isEmpty())
+        return {};
+    return ModelGroup::tr("scaled the architecture: %1 (Edit > Undo puts it back in one step)")
+        .arg(changes.join(QStringLiteral(", ")));
+}
 
 ModelGroup::ModelGroup(QWidget *parent)
     : ControlGroup(tr("Model"), parent), m_preset(new PresetPicker), m_modelSize(new LogSlider)
@@ -187,6 +213,7 @@ void ModelGroup::connectField(QSpinBox *box, std::function<void(ModelConfig &, i
 void ModelGroup::display(const Scenario &s)
 {
     m_preset->showPreset(s.model.preset);
+    m_preset->showCustomName(importedNameOf(s.model));
     m_modelSize->setValue(double(countParameters(s.model).total) / 1e9);
     showInt(m_layers, s.model.layers);
     showInt(m_hidden, s.model.hiddenSize);

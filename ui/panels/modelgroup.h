@@ -16,6 +16,11 @@ namespace vramplan::ui {
 class LogSlider;
 class PresetPicker;
 
+// What scaling `before` to `after` changed of the architecture, for the user to read:
+// "scaled the architecture: layers 32 -> 80, hidden size 4096 -> 8192 (one undo step)"; empty
+// when no field changed.
+QString scaledModelNote(const ModelConfig &before, const ModelConfig &after);
+
 class ModelGroup : public ControlGroup
 {
     Q_OBJECT

@@ -218,6 +218,17 @@ void PresetPicker::showPreset(const std::string &id)
     restoreText();
 }
 
+void PresetPicker::showCustomName(const QString &name)
+{
+    // The "Custom" entry (the first) carries the name: the field, and the list, show it.
+    const QString text = name.isEmpty() ? tr("Custom") : tr("%1 (imported)").arg(name);
+    if (m_items->item(0)->text() == text)
+        return;
+    const QSignalBlocker blocker(this);
+    m_items->item(0)->setText(text);
+    restoreText();
+}
+
 QStringList PresetPicker::matches() const
 {
     QStringList out;

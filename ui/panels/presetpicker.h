@@ -38,6 +38,8 @@ public:
     void startSearch();
     // Shows the preset (empty or unknown: "Custom") without emitting anything.
     void showPreset(const std::string &id);
+    // Shows a model of no preset under its name ("Qwen3-8B (imported)"); empty: "Custom".
+    void showCustomName(const QString &name);
     // Every preset's total size in billions of parameters (marks for the size slider).
     const std::vector<double> &presetSizes() const { return m_sizes; }
     // The entries the search popup lists for the text typed so far, top to bottom.

@@ -5,6 +5,8 @@
 #include "panels/fitwording.h"
 #include "panels/formcontrols.h"
 #include "formats/scenario_json.h"
+#include "advice/serving_advice.h"
+#include "advice/serving_advice_start.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -43,8 +45,10 @@ ServingGroup::ServingGroup(QWidget *parent)
     : ControlGroup(tr("Serving"), parent), m_engine(new QComboBox), m_kvDtype(new QComboBox),
       m_quantization(new QComboBox), m_utilization(utilizationSpin()),
       m_maxModelLen(spinBox(1, mostTokens)), m_maxNumSeqs(spinBox(1, mostSequences)),
-      m_blockSize(spinBox(1, largestBlock)), m_cudaGraphs(new QCheckBox(tr("CUDA graphs"))),
-      m_version(new QLineEdit), m_plan(new QLabel)
+      m_blockSize(spinBox(1, largestBlock)), m_maxBatched(spinBox(1, mostTokens)),
+      m_targetRequests(spinBox(1, mostSequences)), m_targetTokens(spinBox(0, mostTokens)),
+      m_cudaGraphs(new QCheckBox(tr("CUDA graphs"))), m_version(new QLineEdit),
+      m_plan(new QLabel)
 {
     m_engine->addItem(tr("none"), noEngine);
     m_engine->setItemData(0,
@@ -87,6 +91,10 @@ ServingGroup::ServingGroup(QWidget *parent)
     addRow(tr("max_num_seqs"), m_maxNumSeqs, QStringLiteral("serving.max_num_seqs"),
            tr("max_num_seqs"),
            tr("The most requests scheduled at once; the sampler's profiling run grows with it"));
+    addRow(tr("max_num_batched_tokens"), m_maxBatched,
+           QStringLiteral("serving.max_num_batched_tokens"), tr("max_num_batched_tokens"),
+           tr("The most tokens in one scheduler step: the profiling run's activations grow with "
+              "it, out of the same budget as the KV cache (at least max_num_seqs)"));
     addRow(tr("KV cache dtype"), m_kvDtype, QStringLiteral("serving.kv_cache_dtype"),
            tr("KV cache dtype"), tr("How cached keys and values are stored"));
     addRow(tr("Quantization"), m_quantization, QStringLiteral("serving.quantization"),
@@ -105,6 +113,18 @@ ServingGroup::ServingGroup(QWidget *parent)
            tr("The engine's release where its accounting changed (\"0.21\", \"vllm 0.6.4\"): "
               "vLLM from 0.21 takes its CUDA-graph estimate out of the KV budget, and before 0.8 "
               "ran the V0 engine's batch defaults. Empty: the current release"));
+    // The load "Make it fit" searches for, as `vramplan-cli advise --requests --tokens`.
+    addRow(tr("Target requests"), m_targetRequests, QStringLiteral("serving.target_requests"),
+           tr("target requests"),
+           tr("How many requests the server must hold at once: what \"Make it fit\" searches "
+              "for (max_num_seqs is only the scheduler's cap)"));
+    addRow(tr("Target tokens"), m_targetTokens, QStringLiteral("serving.target_tokens"),
+           tr("target tokens"),
+           tr("The tokens of each of those requests (prompt and output); at its lowest, "
+              "max_model_len"));
+    m_targetTokens->setSpecialValueText(tr("max_model_len"));
+    m_targetTokens->setSingleStep(contextStep);
+    m_maxBatched->setSingleStep(contextStep);
     m_maxModelLen->setSingleStep(contextStep);
     m_plan->setWordWrap(true);
     m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -129,6 +149,15 @@ ServingGroup::ServingGroup(QWidget *parent)
     });
     connect(m_maxNumSeqs, &QSpinBox::valueChanged, this, [this](int v) {
         requestServing(m_maxNumSeqs, [v](ServingConfig &c) { c.maxNumSeqs = v; });
+    });
+    connect(m_maxBatched, &QSpinBox::valueChanged, this, [this](int v) {
+        requestServing(m_maxBatched, [v](ServingConfig &c) { c.maxNumBatchedTokens = v; });
+    });
+    connect(m_targetRequests, &QSpinBox::valueChanged, this, [this](int v) {
+        requestServing(m_targetRequests, [v](ServingConfig &c) { c.targetRequests = v; });
+    });
+    connect(m_targetTokens, &QSpinBox::valueChanged, this, [this](int v) {
+        requestServing(m_targetTokens, [v](ServingConfig &c) { c.targetTokens = v; });
     });
     connect(m_kvDtype, &QComboBox::currentIndexChanged, this, [this] {
         requestServing(m_kvDtype, [d = enumAt<KvCacheDtype>(m_kvDtype)](ServingConfig &c) {
@@ -177,6 +206,11 @@ void ServingGroup::display(const Scenario &s)
     }
     showInt(m_maxModelLen, r.maxModelLen);
     showInt(m_maxNumSeqs, r.maxNumSeqs);
+    showInt(m_maxBatched, r.maxNumBatchedTokens);
+    const ServingTarget target = resolveTarget(s, {});
+    showInt(m_targetRequests, target.requests);
+    // 0 reads "max_model_len": the target follows it until one is given.
+    showInt(m_targetTokens, s.serving.targetTokens);
     showEnum(m_kvDtype, s.serving.kvCacheDtype);
     showEnum(m_quantization, s.serving.quantization);
     showInt(m_blockSize, r.blockSize);
@@ -190,6 +224,8 @@ void ServingGroup::display(const Scenario &s)
                            : m_version->text());
     if (!s.serving.engineVersion.given)
         m_version->clear();
+    m_scenario = s;
+    showPlan();
 }
 
 void ServingGroup::refreshAvailability(const Scenario &s)
@@ -205,6 +241,11 @@ void ServingGroup::refreshAvailability(const Scenario &s)
     setAvailable(m_maxModelLen, present, noServer);
     setAvailable(m_maxNumSeqs, present && !transformers,
                  present ? tr("transformers generate: the batch is the micro-batch") : noServer);
+    setAvailable(m_maxBatched, present && s.serving.engine == ServingEngine::Vllm,
+                 present ? tr("Only vLLM's profiling run is sized by max_num_batched_tokens here")
+                         : noServer);
+    setAvailable(m_targetRequests, present, noServer);
+    setAvailable(m_targetTokens, present, noServer);
     setAvailable(m_kvDtype, present, noServer);
     setAvailable(m_quantization, present, noServer);
     setAvailable(m_blockSize, present && !transformers,
@@ -220,22 +261,71 @@ void ServingGroup::refreshAvailability(const Scenario &s)
 
 void ServingGroup::setPlan(const ServingPlan &plan, Unit unit)
 {
+    m_lastPlan = plan;
+    m_unit = unit;
+    showPlan();
+}
+
+namespace {
+
+// A setting as the engine's flag is written, with its value: "max_num_seqs 64".
+QString settingText(const StartingSetting &s)
+{
+    const QString name = QString::fromStdString(s.path.substr(s.path.rfind('.') + 1));
+    QString value;
+    if (s.value.is_number_integer())
+        value = groupedNumber(s.value.get<int64_t>());
+    else if (s.value.is_number())
+        value = QString::number(s.value.get<double>(), 'f', 2);
+    else
+        value = QString::fromStdString(s.value.get<std::string>());
+    return name + QLatin1Char(' ') + value;
+}
+
+} // namespace
+
+void ServingGroup::showPlan()
+{
+    const ServingPlan &plan = m_lastPlan;
     if (!plan.present) {
         m_plan->clear();
         return;
     }
     const QString failure = QString::fromStdString(servingFailureText(plan));
     if (!failure.isEmpty()) {
-        m_plan->setText(tr("The engine would not start: %1").arg(failure));
+        // The engine's message names gpu_memory_utilization whatever the cause; the settings
+        // that would start it, each alone, are searched (issue 21 #6).
+        QStringList settings;
+        for (const StartingSetting &s : settingsThatStart(m_scenario))
+            settings << settingText(s);
+        const QString remedy =
+            settings.isEmpty()
+                ? tr("No one setting of this server starts it: a larger GPU, more of them or "
+                     "quantized weights might (Make it fit).")
+                : tr("It would start with any one of: %1.").arg(settings.join(QStringLiteral(", ")));
+        m_plan->setText(tr("The engine would not start: %1").arg(failure) + QLatin1Char('\n') +
+                        remedy);
         m_plan->setStyleSheet(
             QStringLiteral("color: %1; font-weight: bold").arg(overflowColor().name()));
         return;
     }
     m_plan->setStyleSheet(QString());
-    m_plan->setText(tr("KV cache %1: %2 tokens, %3 requests of %4 tokens at once")
-                        .arg(formatSize(plan.kvCacheBytes, unit), groupedNumber(plan.kvCacheTokens),
-                             QString::number(plan.maxConcurrency, 'f', 2),
-                             formatX(double(plan.settings.maxModelLen), true)));
+    QString text = tr("KV cache %1: %2 tokens, %3 requests of %4 tokens at once")
+                       .arg(formatSize(plan.kvCacheBytes, m_unit), groupedNumber(plan.kvCacheTokens),
+                            QString::number(plan.maxConcurrency, 'f', 2),
+                            formatX(double(plan.settings.maxModelLen), true));
+    if (isServingScenario(m_scenario)) {
+        // Judged as "Make it fit" judges it (serving_advice.h): the engine starts, holds the
+        // requests at once at max_model_len = the target's tokens, and fits the GPU.
+        const ServingTarget t = resolveTarget(m_scenario, {});
+        const ServingSuggestion now = evaluateServing(m_scenario, withTarget(m_scenario, t), t);
+        text += QLatin1Char('\n') +
+                (now.serves ? tr("Target %1 × %2 tokens at once: served (room for %3)")
+                            : tr("Target %1 × %2 tokens at once: not served (room for %3)"))
+                    .arg(groupedNumber(t.requests), groupedNumber(t.tokens),
+                         QString::number(now.plan.maxConcurrency, 'f', 2));
+    }
+    m_plan->setText(text);
 }
 
 } // namespace vramplan::ui

@@ -4,7 +4,9 @@
 // files mean what they meant). Settings a file leaves out show the engine's default, resolved
 // as the estimate resolves them; turning one writes it into the scenario. Below the controls, the
 // plan's outcome: the KV cache in bytes, tokens and requests at once, or, in red, the engine's
-// own message when it would not start. Shown in inference mode only.
+// own message when it would not start, with the settings that would start it. The target (N
+// requests of L tokens at once, as `vramplan-cli advise --requests --tokens`) is what "Make it
+// fit" searches for; the plan says whether it is served. Shown in inference mode only.
 
 #include "charts/units.h"
 #include "panels/controlgroup.h"
@@ -34,6 +36,9 @@ public:
     QDoubleSpinBox *utilizationBox() const { return m_utilization; }
     QSpinBox *maxModelLenBox() const { return m_maxModelLen; }
     QSpinBox *maxNumSeqsBox() const { return m_maxNumSeqs; }
+    QSpinBox *maxNumBatchedTokensBox() const { return m_maxBatched; }
+    QSpinBox *targetRequestsBox() const { return m_targetRequests; }
+    QSpinBox *targetTokensBox() const { return m_targetTokens; } // 0: max_model_len
     QComboBox *kvCacheDtypeBox() const { return m_kvDtype; }
     QComboBox *quantizationBox() const { return m_quantization; }
     QSpinBox *blockSizeBox() const { return m_blockSize; }
@@ -49,13 +54,22 @@ private:
     void requestServing(QWidget *control, std::function<void(ServingConfig &)> edit);
     // The engine's release, parsed as a file's `serving.engine_version` would be.
     void requestVersion();
+    // The plan's text: what the cache holds and whether the target is served, or the engine's
+    // refusal and the settings that would start it (from the scenario shown).
+    void showPlan();
 
     QComboBox *m_engine, *m_kvDtype, *m_quantization;
     QDoubleSpinBox *m_utilization;
     QSpinBox *m_maxModelLen, *m_maxNumSeqs, *m_blockSize;
+    QSpinBox *m_maxBatched, *m_targetRequests, *m_targetTokens;
     QCheckBox *m_cudaGraphs;
     QLineEdit *m_version;
     QLabel *m_plan;
+    // The scenario shown and the plan handed over last: the window hands each over on its own
+    // signal, and the text is made again when either changes.
+    Scenario m_scenario;
+    ServingPlan m_lastPlan;
+    Unit m_unit = Unit::GiB;
 };
 
 } // namespace vramplan::ui

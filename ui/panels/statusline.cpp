@@ -2,11 +2,15 @@
 
 #include "charts/componentstyle.h"
 #include "charts/ticklabels.h"
+#include "formats/estimate_json.h"
+#include "panels/warningmarks.h"
 
 #include <QLabel>
 #include <QPainter>
 #include <QStyle>
 #include <QStyleOption>
+
+#include <algorithm>
 
 namespace vramplan::ui {
 namespace {
@@ -41,11 +45,12 @@ protected:
 
 StatusLine::StatusLine(QWidget *parent)
     : QStatusBar(parent), m_peak(new QLabel), m_fit(new QLabel), m_phase(new ElidingLabel),
-      m_counts(new ElidingLabel)
+      m_warning(new ElidingLabel), m_counts(new ElidingLabel)
 {
     addWidget(m_peak);
     addWidget(m_fit);
     addWidget(m_phase);
+    addWidget(m_warning, 1);
     addPermanentWidget(m_counts);
     connect(this, &QStatusBar::messageChanged, this, [this](const QString &message) {
         setToolTip(message);
@@ -79,6 +84,7 @@ void StatusLine::setEstimate(const Estimate &e, Unit unit, Mode mode)
         m_phase->setText(QString::fromStdString(failure));
         m_phase->setToolTip(m_phase->text());
     }
+    showWarnings(e, unit);
     // Inference trains nothing: no trainable count.
     const QString total = formatCount(double(e.parameters.total));
     m_counts->setText(mode == Mode::Train
@@ -87,10 +93,36 @@ void StatusLine::setEstimate(const Estimate &e, Unit unit, Mode mode)
                           : tr("%1 parameters").arg(total));
 }
 
+void StatusLine::showWarnings(const Estimate &e, Unit unit)
+{
+    const auto warnings = warningsByField(e);
+    QStringList texts;
+    for (const auto &warning : warnings)
+        texts << warning.first;
+    m_warning->setVisible(!texts.isEmpty());
+    m_warning->setText(texts.isEmpty() ? QString()
+                       : texts.size() == 1
+                           ? QStringLiteral("\u26a0 ") + texts.first()
+                           : tr("\u26a0 %1 (+%2 more)").arg(texts.first()).arg(texts.size() - 1));
+    m_warning->setToolTip(texts.join(QLatin1Char('\n')));
+    m_warning->setStyleSheet(QStringLiteral("color: #b26a00"));
+    // A knob the framework lacks: the memory would fit, the run cannot be set up as planned.
+    const bool lacking = std::any_of(e.warnings.begin(), e.warnings.end(), [](const Warning &w) {
+        return w.code == WarningCode::FrameworkLacks;
+    });
+    if (e.fits && lacking && !e.serving.present) {
+        m_fit->setText(tr("would fit (%1 headroom), but the framework cannot run it")
+                           .arg(formatSize(e.headroomBytes, unit)));
+        m_fit->setStyleSheet(QStringLiteral("color: #b26a00; font-weight: bold"));
+    }
+}
+
 QString StatusLine::text() const
 {
-    return QStringList{m_peak->text(), m_fit->text(), m_phase->text(), m_counts->text()}.join(
-        QStringLiteral(" | "));
+    QStringList parts{m_peak->text(), m_fit->text(), m_phase->text()};
+    if (!m_warning->text().isEmpty())
+        parts << m_warning->text();
+    return (parts << m_counts->text()).join(QStringLiteral(" | "));
 }
 
 QRect StatusLine::messageRect() const

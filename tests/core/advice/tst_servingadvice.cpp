@@ -10,6 +10,7 @@
 #include "formats/scenario_json.h"
 #include "serving/serving.h"
 #include "advice/serving_advice.h"
+#include "advice/serving_advice_start.h"
 #include "testhelpers.h"
 
 #include <QTest>
@@ -299,9 +300,10 @@ private slots:
                 QVERIFY(sg.relativeCost <= 81559.0 / 1024);
                 break;
             }
-        // Default target: the file's max_num_seqs (256) of its max_model_len.
+        // Default target: one request of the file's max_model_len. Its max_num_seqs (256) is the
+        // scheduler's cap, not a load (issue 21 #6: "256 requests" once it was lowered).
         const ServingTarget d = resolveTarget(base, {});
-        QCOMPARE(d.requests, int64_t(256));
+        QCOMPARE(d.requests, int64_t(1));
         QCOMPARE(d.tokens, int64_t(32768));
         // Without max_num_seqs in the file: one request (the engine's start-up condition).
         const Scenario bare = servingScenario("llama-3.1-8b", "h100-80gb", {{"engine", "vllm"}});
@@ -366,6 +368,124 @@ private slots:
         QCOMPARE(h.training.microBatchSize, int64_t(8));
         QCOMPARE(h.training.sequenceLength + h.serving.maxNewTokens, int64_t(4096));
         QCOMPARE(resolveServing(h).maxModelLen, int64_t(4096));
+    }
+
+    // Issue 21 #6: the target is the scenario's own (serving.target_requests, target_tokens),
+    // written and read back as a file; the CLI's --requests/--tokens still override it.
+    void targetFromTheScenario_data()
+    {
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<int>("maxNumSeqs");
+        QTest::addColumn<int>("wantRequests");
+        QTest::addColumn<int>("wantTokens");
+        // Not set: one request of max_model_len (32768), whatever max_num_seqs says.
+        QTest::newRow("unset, max_num_seqs 256") << 0 << 0 << 256 << 1 << 32768;
+        QTest::newRow("unset, max_num_seqs 16") << 0 << 0 << 16 << 1 << 32768;
+        QTest::newRow("requests only") << 4 << 0 << 256 << 4 << 32768;
+        QTest::newRow("both") << 16 << 8192 << 256 << 16 << 8192;
+    }
+    void targetFromTheScenario()
+    {
+        QFETCH(int, requests);
+        QFETCH(int, tokens);
+        QFETCH(int, maxNumSeqs);
+        QFETCH(int, wantRequests);
+        QFETCH(int, wantTokens);
+        Scenario s = servingScenario("llama-3.1-8b", "h100-80gb",
+                                     {{"engine", "vllm"}, {"max_model_len", 32768}});
+        s.serving.maxNumSeqs = maxNumSeqs;
+        s.serving.targetRequests = requests;
+        s.serving.targetTokens = tokens;
+        const nlohmann::json written = scenarioToJson(s);
+        QCOMPARE(written["serving"].contains("target_requests"), requests > 0);
+        QCOMPARE(written["serving"].contains("target_tokens"), tokens > 0);
+        const Scenario reread = parseOrFail(written.dump());
+        QCOMPARE(reread.serving.targetRequests, int64_t(requests));
+        QCOMPARE(reread.serving.targetTokens, int64_t(tokens));
+        const ServingTarget t = resolveTarget(reread, {});
+        QCOMPARE(t.requests, int64_t(wantRequests));
+        QCOMPARE(t.tokens, int64_t(wantTokens));
+        const ServingTarget given = resolveTarget(reread, {3, 4096});
+        QCOMPARE(given.requests, int64_t(3));
+        QCOMPARE(given.tokens, int64_t(4096));
+        QCOMPARE(adviseServing(reread, {}, {1, false}).target.requests, int64_t(wantRequests));
+    }
+    void targetOutOfRangeRefused()
+    {
+        const auto parsed = scenarioFromText(R"({"format": "vramplan-scenario",
+            "model": {"preset": "llama-3.1-8b"}, "training": {"mode": "inference"},
+            "serving": {"engine": "vllm", "target_requests": 0}})");
+        QVERIFY(!parsed);
+        QVERIFY2(parsed.error.find("serving.target_requests") != std::string::npos,
+                 parsed.error.c_str());
+    }
+
+    // Issue 21 #6: an engine that would not start names the settings that start it, each alone,
+    // and each the nearest to the scenario's own: one step further does not start.
+    void startingSettings_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("maxModelLen");
+        QTest::addColumn<double>("utilization");
+        QTest::addColumn<int>("maxNumSeqs");
+        // Short of one request of 131072 tokens on a 24 GB card.
+        QTest::newRow("4090, 128k") << "rtx-4090" << 131072 << 0.9 << 0;
+        // A small budget on an H100: 0.3 x 79 GiB leaves about 9 GiB for 128k tokens' 16 GiB.
+        QTest::newRow("h100 at 0.3, 128k") << "h100-80gb" << 131072 << 0.3 << 0;
+        // The sampler's profiling run of many sequences eats the budget.
+        QTest::newRow("h100 at 0.22, 1M seqs") << "h100-80gb" << 8192 << 0.22 << (1 << 20);
+    }
+    void startingSettings()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(int, maxModelLen);
+        QFETCH(double, utilization);
+        QFETCH(int, maxNumSeqs);
+        nlohmann::json serving = {{"engine", "vllm"},
+                                  {"max_model_len", maxModelLen},
+                                  {"gpu_memory_utilization", utilization}};
+        if (maxNumSeqs > 0)
+            serving["max_num_seqs"] = maxNumSeqs;
+        const Scenario s = servingScenario("llama-3.1-8b", gpu.toStdString(), serving);
+        QVERIFY(planServing(s).status != ServingStatus::Ok);
+        const std::vector<StartingSetting> settings = settingsThatStart(s);
+        QVERIFY(!settings.empty());
+        for (const StartingSetting &setting : settings) {
+            // Applied as a file would say it, it starts; one step further from the scenario's
+            // own value (the bisection's neighbour) does not.
+            nlohmann::json doc = scenarioToJson(s);
+            nlohmann::json *field = &doc;
+            const std::string path = setting.path;
+            for (size_t from = 0, dot; from <= path.size(); from = dot + 1) {
+                dot = path.find('.', from);
+                if (dot == std::string::npos)
+                    dot = path.size();
+                field = &(*field)[path.substr(from, dot - from)];
+            }
+            *field = setting.value;
+            QVERIFY2(planServing(parseOrFail(doc.dump())).status == ServingStatus::Ok,
+                     (path + " " + setting.value.dump()).c_str());
+            if (setting.value.is_number_integer()) {
+                *field = setting.value.get<int64_t>() + 1;
+                QVERIFY2(planServing(parseOrFail(doc.dump())).status != ServingStatus::Ok,
+                         path.c_str());
+            } else if (setting.value.is_number()) {
+                *field = std::round(setting.value.get<double>() * 100 - 1) / 100;
+                QVERIFY2(planServing(parseOrFail(doc.dump())).status != ServingStatus::Ok,
+                         path.c_str());
+            }
+        }
+        // The one the engine's message does not name, where it is what matters.
+        if (maxNumSeqs > 0)
+            QVERIFY(std::any_of(settings.begin(), settings.end(), [](const StartingSetting &x) {
+                return x.path == "serving.max_num_seqs";
+            }));
+        // A server that starts needs nothing.
+        serving["max_model_len"] = 1024;
+        serving.erase("max_num_seqs");
+        serving["gpu_memory_utilization"] = 0.9;
+        QVERIFY(settingsThatStart(servingScenario("llama-3.1-8b", "h100-80gb", serving)).empty());
     }
 
     void onlyOwnGpuWithoutHardware()
