@@ -13,7 +13,7 @@
 //     failing input is written to fuzz_imports_crash.bin in the working folder.
 
 #include "formats/scenario_json.h"
-#include "fuzz_invariants.h"
+#include "fuzz_corpus.h"
 #include "imports/import_setup.h"
 
 #include <cstdint>
@@ -176,26 +176,12 @@ int main(int argc, char **argv)
         return 2;
     }
     std::vector<std::string> seeds = {"{}", "micro_batch_size: 1\n"};
-    for (int a = 2; a < argc; ++a) {
-        std::error_code ec;
-        std::vector<std::filesystem::path> files;
-        for (auto it = std::filesystem::recursive_directory_iterator(argv[a], ec);
-             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-            if (it->is_regular_file() && it->file_size() <= maxInputBytes &&
-                it->path().extension() != ".md")
-                files.push_back(it->path());
-        if (ec) {
-            std::fprintf(stderr, "fuzz_imports: cannot read corpus folder %s: %s\n", argv[a],
-                         ec.message().c_str());
-            return 2;
-        }
-        std::sort(files.begin(), files.end()); // a deterministic order
-        for (const auto &path : files) {
-            std::ifstream in(path, std::ios::binary);
-            seeds.emplace_back(std::istreambuf_iterator<char>(in),
-                               std::istreambuf_iterator<char>());
-        }
-    }
+    std::vector<fuzz::CorpusFile> corpus;
+    if (!fuzz::readCorpus(argc, argv, maxInputBytes,
+                          [](const auto &path) { return path.extension() != ".md"; }, corpus))
+        return 2;
+    for (auto &file : corpus)
+        seeds.push_back(std::move(file.text));
     const auto start = std::chrono::steady_clock::now();
     auto run = [](const std::string &input) {
         LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t *>(input.data()), input.size());

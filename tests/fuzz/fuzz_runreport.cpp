@@ -16,7 +16,7 @@
 //     CSV, the refused and truncated ones). A failing input is written to
 //     fuzz_runreport_crash.bin in the working folder before the check aborts.
 
-#include "fuzz_invariants.h"
+#include "fuzz_corpus.h"
 #include "runs/data_readers.h"
 #include "runs/run_report.h"
 #include "runs/run_source.h"
@@ -224,25 +224,11 @@ int main(int argc, char **argv)
         return 2;
     }
     std::vector<std::string> seeds = {std::string("\x80\x04}\x94.", 5), "{}", "[]"};
-    for (int a = 2; a < argc; ++a) {
-        std::error_code ec;
-        std::vector<std::filesystem::path> files;
-        for (auto it = std::filesystem::recursive_directory_iterator(argv[a], ec);
-             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-            if (it->is_regular_file() && it->file_size() <= 4 * 1024 * 1024)
-                files.push_back(it->path());
-        if (ec) {
-            std::fprintf(stderr, "fuzz_runreport: cannot read corpus folder %s: %s\n", argv[a],
-                         ec.message().c_str());
-            return 2;
-        }
-        std::sort(files.begin(), files.end()); // a deterministic order
-        for (const auto &path : files) {
-            std::ifstream in(path, std::ios::binary);
-            seeds.emplace_back(std::istreambuf_iterator<char>(in),
-                               std::istreambuf_iterator<char>());
-        }
-    }
+    std::vector<fuzz::CorpusFile> corpus;
+    if (!fuzz::readCorpus(argc, argv, 4 * 1024 * 1024, [](const auto &) { return true; }, corpus))
+        return 2;
+    for (auto &file : corpus)
+        seeds.push_back(std::move(file.text));
     const auto start = std::chrono::steady_clock::now();
     auto run = [](const std::string &input) {
         LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t *>(input.data()), input.size());

@@ -16,7 +16,7 @@
 //     nested inside them) plus built-in seeds. A failing input is written to
 //     fuzz_scenario_crash.json in the working folder before the check aborts.
 
-#include "fuzz_invariants.h"
+#include "fuzz_corpus.h"
 #include "estimate.h"
 #include "formats/checkpoint_folder.h"
 #include "formats/estimate_json.h"
@@ -692,27 +692,14 @@ int main(int argc, char **argv)
     std::vector<std::string> seeds(std::begin(builtinSeeds), std::end(builtinSeeds));
     std::vector<std::string> corpusNames;
     std::size_t corpusFiles = 0;
-    for (int a = 2; a < argc; ++a) {
-        std::error_code ec;
-        std::vector<std::filesystem::path> files;
-        for (auto it = std::filesystem::recursive_directory_iterator(argv[a], ec);
-             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-            if (it->is_regular_file() && it->path().extension() == ".json" &&
-                it->file_size() <= 4 * 1024 * 1024)
-                files.push_back(it->path());
-        if (ec) {
-            std::fprintf(stderr, "fuzz_scenario: cannot read corpus folder %s: %s\n", argv[a],
-                         ec.message().c_str());
-            return 2;
-        }
-        std::sort(files.begin(), files.end()); // a deterministic order
-        for (const auto &path : files) {
-            corpusNames.push_back(path.stem().string()); // model presets are named by file
-            std::ifstream in(path, std::ios::binary);
-            seeds.emplace_back(std::istreambuf_iterator<char>(in),
-                               std::istreambuf_iterator<char>());
-            ++corpusFiles;
-        }
+    std::vector<fuzz::CorpusFile> corpus;
+    if (!fuzz::readCorpus(argc, argv, 4 * 1024 * 1024,
+                          [](const auto &path) { return path.extension() == ".json"; }, corpus))
+        return 2;
+    for (auto &file : corpus) {
+        corpusNames.push_back(file.path.stem().string()); // model presets are named by file
+        seeds.push_back(std::move(file.text));
+        ++corpusFiles;
     }
     std::set<std::string> words = {
         "format", "version", "vramplan-scenario", "model", "training", "parallelism",
