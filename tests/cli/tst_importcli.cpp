@@ -6,9 +6,10 @@
 // the count of keys not modelled on stderr; --explain one line per field with its origin; bad
 // input or a missing fact exits 2 with one line on stderr naming the file and line, or the flag.
 
+#include "clirun.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -19,37 +20,8 @@ QString fixture(const char *name)
     return QStringLiteral(VRAMPLAN_TEST_DATA "/imports/") + QLatin1String(name);
 }
 
-struct Result
-{
-    int exitCode = -1;
-    bool crashed = true;
-    QByteArray out, err;
-    QString describe() const
-    {
-        return QStringLiteral("exit %1\n--- stdout:\n%2\n--- stderr:\n%3")
-            .arg(exitCode)
-            .arg(QString::fromUtf8(out.left(2000)), QString::fromUtf8(err.left(2000)));
-    }
-};
-
-Result cli(const QStringList &arguments, const QByteArray &input = {})
-{
-    QProcess p;
-    p.start(QStringLiteral(VRAMPLAN_CLI), arguments);
-    Result r;
-    if (!p.waitForStarted(30000))
-        return r;
-    if (!input.isEmpty())
-        p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000))
-        return r;
-    r.crashed = p.exitStatus() == QProcess::CrashExit;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Result = vramplan::test::CliRun;
+using vramplan::test::cli;
 
 } // namespace
 

@@ -5,11 +5,12 @@
 // The contract for bad input: exit status 2, nothing on stdout, one line on stderr naming the
 // file; a pickle that would import or call anything is refused the same way, nothing run.
 
+#include "clirun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -20,32 +21,8 @@ QString runs(const char *name)
     return QStringLiteral(VRAMPLAN_TEST_DATA "/runs/") + QLatin1String(name);
 }
 
-struct Result
-{
-    int exitCode = -1;
-    bool crashed = true;
-    QByteArray out, err;
-    QString describe() const
-    {
-        return QStringLiteral("exit %1\n--- stdout:\n%2\n--- stderr:\n%3")
-            .arg(exitCode)
-            .arg(QString::fromUtf8(out.left(2000)), QString::fromUtf8(err.left(2000)));
-    }
-};
-
-Result cli(const QStringList &arguments)
-{
-    QProcess p;
-    p.start(QStringLiteral(VRAMPLAN_CLI), arguments);
-    Result r;
-    if (!p.waitForStarted(30000) || !p.waitForFinished(120000))
-        return r;
-    r.crashed = p.exitStatus() == QProcess::CrashExit;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Result = vramplan::test::CliRun;
+using vramplan::test::cli;
 
 qint64 bytes(const QJsonValue &v)
 {
