@@ -450,6 +450,14 @@ void TestCharts::sizesAndCountsRead()
     QCOMPARE(formatCount(1.03e12), QStringLiteral("1.03 T"));
     QCOMPARE(formatCount(12345), QStringLiteral("12.3 K"));
     QCOMPARE(formatCount(0), QStringLiteral("0"));
+    // Axis ticks (issue 21 #26: the KV-token axis read "60.0 K"): round numbers, no zeros.
+    QCOMPARE(formatTickCount(60000), QStringLiteral("60k"));
+    QCOMPARE(formatTickCount(62500), QStringLiteral("62.5k"));
+    QCOMPARE(formatTickCount(131072), QStringLiteral("131.1k"));
+    QCOMPARE(formatTickCount(1.5e6), QStringLiteral("1.5M"));
+    QCOMPARE(formatTickCount(2e9), QStringLiteral("2B"));
+    QCOMPARE(formatTickCount(500), QStringLiteral("500"));
+    QCOMPARE(formatTickCount(0), QStringLiteral("0"));
 
     // LoRA trains a few million parameters: "M", not "0.007 B".
     MainWindow w;

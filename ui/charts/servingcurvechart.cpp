@@ -42,13 +42,13 @@ QColor lineColor()
     return componentColor(Component::KvCache).darker(130);
 }
 
-// Token counts read "450 K", not "450000" or "4.5e+05".
+// Token counts read "450k", not "450000", "4.5e+05" or "450.0 K".
 class CountTicker : public QCPAxisTicker
 {
 protected:
     QString getTickLabel(double tick, const QLocale &, QChar, int) override
     {
-        return formatCount(tick);
+        return formatTickCount(tick);
     }
 };
 

@@ -64,4 +64,17 @@ QString formatCount(double count)
     return QString::number(std::llround(count));
 }
 
+QString formatTickCount(double count)
+{
+    if (!std::isfinite(count))
+        return QStringLiteral("?");
+    static const std::array<std::pair<double, const char *>, 4> steps = {
+        {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}}};
+    for (const auto &[size, name] : steps)
+        if (std::abs(count) >= size)
+            // Up to four significant digits, trailing zeros dropped: 62.5k, 131.1k.
+            return QString::number(count / size, 'g', 4) + QLatin1String(name);
+    return QString::number(std::llround(count));
+}
+
 } // namespace vramplan::ui

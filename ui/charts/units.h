@@ -34,5 +34,8 @@ QString formatSize(double bytes, Unit unit, int decimals = 2);
 // Three significant digits with K, M, B or T: "124 M", "8.03 B", "7.00 M", "1.03 T"; below a
 // thousand the count itself.
 QString formatCount(double count);
+// An axis tick's count (issue 21 #26): as few digits as the tick needs, "60k", "62.5k", "1.5M",
+// "2B"; a tick is a round number, and "60.0 K" reads as a measurement.
+QString formatTickCount(double count);
 
 } // namespace vramplan::ui

@@ -74,6 +74,9 @@ void ComparisonView::fillTable()
     m_table->clear();
     m_table->setColumnCount(count());
     m_table->setRowCount(count() > 0 ? rows : 0);
+    // An empty comparison has no rows: a header item made for one would belong to nobody.
+    if (count() == 0)
+        return;
     const QFontMetrics metrics(m_table->horizontalHeader()->font());
     const std::vector<std::string> labels = uniqueLabels(m_comparison);
     for (int i = 0; i < count(); ++i) {
