@@ -257,7 +257,11 @@ void FitAdvisorPanel::rebuild()
                 [this, index](bool on) { chipPreview(index, on); });
         connect(chip, &FitChip::pointerMoved, this,
                 [this, index](const QPoint &global) { pointerMoved(index, global); });
-        connect(chip, &FitChip::pointerLeft, this, &FitAdvisorPanel::releaseHold);
+        // A chip disabled or laid out again while a search runs is left by no pointer.
+        connect(chip, &FitChip::pointerLeft, this, [this] {
+            if (!m_pending)
+                releaseHold();
+        });
         m_flow->addWidget(chip);
         m_chips.append(chip);
     }
