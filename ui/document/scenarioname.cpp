@@ -51,19 +51,10 @@ private:
     bool m_translated;
 };
 
-// "Llama 3.1 8B" -> "Llama-3.1-8B", "GPT-2 (124M)" -> "GPT-2": the preset's name up to any
-// parenthesis or comma, as a model id is written.
 QString modelName(const ModelConfig &model, const Words &say)
 {
-    for (const auto &preset : Catalog::builtin().presets()) {
-        if (preset.id != model.preset)
-            continue;
-        QString name = QString::fromStdString(preset.name);
-        const qsizetype cut = name.indexOf(QRegularExpression(QStringLiteral("[(,]")));
-        if (cut >= 0)
-            name = name.left(cut);
-        return name.trimmed().replace(QLatin1Char(' '), QLatin1Char('-'));
-    }
+    if (const QString id = presetModelId(model); !id.isEmpty())
+        return id;
     // An imported model is named as its config names it.
     if (const QString imported = importedNameOf(model); !imported.isEmpty())
         return imported;
@@ -209,6 +200,20 @@ Scenario withFollowingName(const Scenario &before, Scenario after)
     if (after.name == before.name && followsSettings(before))
         after.name = generatedName(after).toStdString();
     return after;
+}
+
+QString presetModelId(const ModelConfig &model)
+{
+    for (const auto &preset : Catalog::builtin().presets()) {
+        if (preset.id != model.preset)
+            continue;
+        QString name = QString::fromStdString(preset.name);
+        const qsizetype cut = name.indexOf(QRegularExpression(QStringLiteral("[(,]")));
+        if (cut >= 0)
+            name = name.left(cut);
+        return name.trimmed().replace(QLatin1Char(' '), QLatin1Char('-'));
+    }
+    return {};
 }
 
 } // namespace vramplan::ui

@@ -14,6 +14,10 @@ namespace vramplan::ui {
 // In the window's language (the bundled scenarios' names are the English ones).
 QString generatedName(const Scenario &scenario);
 
+// "Llama 3.1 8B" -> "Llama-3.1-8B", "GPT-2 (124M)" -> "GPT-2": the model's preset name up to
+// any parenthesis or comma, as a model id is written; empty for a model of no preset.
+QString presetModelId(const ModelConfig &model);
+
 // The name the window shows: the generated one (in the window's language) while the name follows
 // the settings, else the scenario's own.
 QString shownName(const Scenario &scenario);

@@ -1,5 +1,7 @@
 #include "document/servingnames.h"
 
+#include "document/scenarioname.h"
+
 #include "catalog.h"
 #include "charts/curvesamples.h"
 #include "panels/fitwording.h"
@@ -32,19 +34,11 @@ public:
         return {};
     }
 
-    // The preset's name up to any parenthesis or comma, as a model id is written (the same
-    // rule as a generated scenario name, scenarioname.cpp).
+    // The preset's name as a model id is written (scenarioname.h presetModelId).
     static QString model(const ModelConfig &model)
     {
-        for (const auto &preset : Catalog::builtin().presets()) {
-            if (preset.id != model.preset)
-                continue;
-            QString name = QString::fromStdString(preset.name);
-            const qsizetype cut = name.indexOf(QRegularExpression(QStringLiteral("[(,]")));
-            if (cut >= 0)
-                name = name.left(cut);
-            return name.trimmed().replace(QLatin1Char(' '), QLatin1Char('-'));
-        }
+        if (const QString id = presetModelId(model); !id.isEmpty())
+            return id;
         return tr("%1 custom model").arg(formatCount(double(countParameters(model).total)));
     }
 
