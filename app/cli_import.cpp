@@ -1,5 +1,6 @@
 // `vramplan-cli import`: a training setup written for another tool (a DeepSpeed JSON, Hugging
-// Face/TRL arguments, Axolotl, LLaMA-Factory, torchtune or Accelerate YAML) as a scenario file
+// Face/TRL arguments, Axolotl, LLaMA-Factory, torchtune, LitGPT or Accelerate YAML, a torchtitan
+// TOML, a Megatron-LM, ms-swift or verl launch script) as a scenario file
 // on stdout, or with --explain every field's value and origin. Warnings and the keys not
 // modelled go to stderr (the scenario alone on stdout); bad input exits 2 with one line naming
 // the file and the line or key, or the flag that gives a missing fact.

@@ -6,5 +6,7 @@
 namespace vramplan::cli_internal {
 
 int commandImport(int argc, char **argv);
+// `vramplan-cli export FILE --to FORMAT` (cli_export.cpp): the scenario in a tool's own format.
+int commandExport(int argc, char **argv);
 
 } // namespace vramplan::cli_internal

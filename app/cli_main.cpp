@@ -47,8 +47,12 @@ const char *usage =
     "                                       memory_stats JSON, nvidia-smi CSV), beside the plan\n"
     "  import FILE... [--model PRESET|CONFIG|DIR] [--gpus N] [--gpu PRESET] [--explain]\n"
     "                                       a DeepSpeed, HF/TRL, Axolotl, LLaMA-Factory,\n"
-    "                                       torchtune or Accelerate config as a scenario\n"
+    "                                       torchtune, LitGPT, Accelerate or torchtitan config,\n"
+    "                                       a Megatron-LM, ms-swift or verl launch script, as a\n"
+    "                                       scenario\n"
     "                                       (--explain: each field's origin)\n"
+    "  export FILE --to deepspeed|axolotl|llamafactory|torchtune|megatron\n"
+    "                                       the scenario in that tool's own format\n"
     "  presets | gpus                                            list the built-in catalog\n"
     "  --help | --version                                        this usage, or the version\n";
 
@@ -212,6 +216,8 @@ int main(int argc, char **argv)
     try {
         if (command == "import") // its own options (cli_import.cpp)
             return commandImport(argc, argv);
+        if (command == "export") // its own options (cli_export.cpp)
+            return commandExport(argc, argv);
         const Options o = parseOptions(argc, argv);
         if (command == "estimate")
             return commandEstimate(o);

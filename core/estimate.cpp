@@ -24,7 +24,7 @@ void addServing(Estimate &e, const Scenario &s, ItemSink &out)
             "elements * bytes per weight (+ scales, zeros, padding) + rotary cache",
             "serving.cpp: vLLM weight loading, quantization/*.py", p.weightsBytes, 1, fwd);
     out.add(Component::KvCache, "KV cache (whole blocks)",
-            "blocks * block_size * kv bytes per token and layer * layers",
+            "blocks * block_size * layers * KV bytes per token and layer",
             "vLLM v1/core/kv_cache_utils.py; SGLang mem_cache/memory_pool.py",
             std::max(0.0, p.kvCacheBytes), 1, fwd);
     out.add(Component::Temporary, "activation peak of the profiling run",
@@ -156,6 +156,8 @@ void estimateStage(Estimate &e, const Scenario &s, int stage, const ParameterCou
 
 Estimate estimate(const Scenario &s)
 {
+    if (s.rl.present() && s.training.mode == Mode::Train)
+        return estimateRl(s);
     const ModelLayers layers(s.model);
     const ParameterCounts counts =
         s.model.hasLayerPlan()

@@ -13,6 +13,7 @@
 
 #include "estimate_terms.h"
 #include "model/model_weights.h"
+#include "rl_plan.h"
 #include "scenario.h"
 #include "serving/serving.h"
 #include "static_vector.h"
@@ -44,10 +45,16 @@ struct Estimate
     ItemList items;
     StaticVector<Warning, 12> warnings;
     ServingPlan serving; // present when training.mode is inference with a `serving` section
+    RlPlan rl;           // present when the scenario has an `rl` section (docs/rl.md)
 
     double componentBytes(Component c) const { return perGpu[static_cast<int>(c)]; }
 };
 
 Estimate estimate(const Scenario &scenario);
+
+// A scenario with an `rl` section, phase by phase (defined in rl/rl_estimate.cpp, which calls
+// estimate() for the training phase on a scenario without the section; estimate() hands such
+// scenarios to it).
+Estimate estimateRl(const Scenario &scenario);
 
 } // namespace vramplan

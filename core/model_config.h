@@ -281,6 +281,10 @@ struct MlaConfig
 struct ModelConfig
 {
     std::string preset; // id under resources/models, empty when given field by field
+    // What the user calls a model given by fields (SPEC §3 extension `model.name`): the window
+    // writes an imported config's or checkpoint's name here so that the file keeps it. Never
+    // read by the estimate.
+    std::string name;
     Family family = Family::Llama;
     int64_t layers = 32;
     int64_t hiddenSize = 4096;

@@ -5,6 +5,7 @@
 // file that omits the field.
 
 #include "model_config.h"
+#include "rl_config.h"
 #include "serving_config.h"
 
 #include <cstdint>
@@ -310,6 +311,7 @@ struct Scenario
     GpuConfig gpu;
     Calibration calibration;
     ServingConfig serving; // read when training.mode is inference (serving_config.h)
+    RlConfig rl;           // post-training with a rollout engine (rl_config.h)
 };
 
 } // namespace vramplan

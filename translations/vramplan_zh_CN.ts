@@ -36,6 +36,17 @@
     </message>
 </context>
 <context>
+    <name>MeasuredRun</name>
+    <message>
+        <source>%1: is a folder, not a file of a run</source>
+        <translation>%1：是文件夹，不是运行记录文件</translation>
+    </message>
+    <message>
+        <source>%1: cannot be opened</source>
+        <translation>%1：无法打开</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1 to %2</source>
@@ -84,6 +95,83 @@
     <message>
         <source>%1, %2 active</source>
         <translation>%1，激活 %2</translation>
+    </message>
+</context>
+<context>
+    <name>RunComparison</name>
+    <message>
+        <source>as planned</source>
+        <translation>与计划一致</translation>
+    </message>
+    <message>
+        <source>%1 more than planned</source>
+        <translation>比计划多 %1</translation>
+    </message>
+    <message>
+        <source>%1 less than planned</source>
+        <translation>比计划少 %1</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Allocated peak</source>
+        <translation>已分配峰值</translation>
+    </message>
+    <message>
+        <source>torch.cuda.max_memory_allocated(): the tensors themselves</source>
+        <translation>torch.cuda.max_memory_allocated()：张量本身</translation>
+    </message>
+    <message>
+        <source>Reserved peak</source>
+        <translation>已保留峰值</translation>
+    </message>
+    <message>
+        <source>torch.cuda.max_memory_reserved(): what the caching allocator holds</source>
+        <translation>torch.cuda.max_memory_reserved()：缓存分配器占用的显存</translation>
+    </message>
+    <message>
+        <source>Device peak</source>
+        <translation>设备峰值</translation>
+    </message>
+    <message>
+        <source>What nvidia-smi shows: reserved, the CUDA context and memory beside the allocator</source>
+        <translation>nvidia-smi 显示的用量：已保留显存、CUDA 上下文以及分配器之外的显存</translation>
+    </message>
+    <message>
+        <source>Phase of the peak</source>
+        <translation>峰值所在阶段</translation>
+    </message>
+    <message>
+        <source>When the allocated peak came, in the words of the report</source>
+        <translation>已分配峰值出现的阶段，沿用报告中的原词</translation>
+    </message>
+    <message>
+        <source>none alive at the peak</source>
+        <translation>峰值时无存活分配</translation>
+    </message>
+    <message>
+        <source>Placed by these rules, from %1</source>
+        <translation>由这些规则归类，数据来自 %1</translation>
+    </message>
+    <message>
+        <source>Planned: activations with the logits and the loss, which a run records as activations</source>
+        <translation>计划值：激活值加上 logits 与损失，实际运行把它们记为激活值</translation>
+    </message>
+    <message>
+        <source>Not placed</source>
+        <translation>未归类</translation>
+    </message>
+    <message>
+        <source>Bytes of the peak that no rule placed in a component (made before the trace began, or where no phase is known)</source>
+        <translation>峰值中未被任何规则归入某一组成部分的字节（在追踪开始之前分配，或所在阶段未知）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trace entries</source>
+        <translation>
+            <numerusform>%n 条追踪记录</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -414,6 +502,10 @@
     <message>
         <source>budget (%1 %2): %3</source>
         <translation>预算（%1 %2）：%3</translation>
+    </message>
+    <message>
+        <source>likely range of the device total</source>
+        <translation>设备总量的可能范围</translation>
     </message>
 </context>
 <context>
@@ -1579,6 +1671,10 @@
         <source>Over by %1. No change searched fits these GPUs (%2 candidates searched); the nearest fits on a larger one.</source>
         <translation>超出 %1。搜索过的改动在这些 GPU 上都放不下（搜索了 %2 个候选）；最接近的方案在更大的 GPU 上放得下。</translation>
     </message>
+    <message>
+        <source>Serving one request of %1 tokens, cheapest first (GiB of GPU memory rented)</source>
+        <translation>服务 1 个 %1 token 的请求，最便宜的优先（按租用的 GPU 显存 GiB 计）</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::FitWording</name>
@@ -1922,6 +2018,10 @@
         <source>&lt;ul&gt;&lt;li&gt;&lt;b&gt;Controls&lt;/b&gt; (left): the model (a preset, or File &amp;gt; Import Hugging Face config.json), batch and sequence, precision and optimizer, memory savers, parallelism, the GPU.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Breakdown&lt;/b&gt;: memory per GPU at the peak against the GPU&apos;s capacity; hover a segment for its largest items and their formulas.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Help &amp;gt; How This Is Computed&lt;/b&gt; (Ctrl+I): every item of the current estimate with its formula, this run&apos;s numbers and its source, grouped by component; it follows every change.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Make it fit&lt;/b&gt;: changes that would make the run fit, best first; hover one to preview it, click to apply it (Ctrl+Z undoes it).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Curves and timeline&lt;/b&gt;: memory against micro-batch, sequence length and GPU count, and through the phases of one training step.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Compare&lt;/b&gt;: scenarios side by side (Ctrl+D adds the current one).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;How each term is computed and how close the estimates come to measured runs: docs/accuracy.md, docs/models.md, docs/serving.md and docs/training_stacks.md in vramplan&apos;s sources.&lt;/p&gt;</source>
         <translation>&lt;ul&gt;&lt;li&gt;&lt;b&gt;控制面板&lt;/b&gt;（左侧）：模型（预设，或通过“文件 &amp;gt; 导入 Hugging Face config.json”）、批次与序列、精度与优化器、显存节省手段、并行方式、GPU。&lt;/li&gt;&lt;li&gt;&lt;b&gt;显存构成&lt;/b&gt;：峰值时每张 GPU 的显存与 GPU 容量的对比；将鼠标悬停在某一段上，可查看其中最大的几项及其公式。&lt;/li&gt;&lt;li&gt;&lt;b&gt;帮助 &amp;gt; 计算过程&lt;/b&gt;（Ctrl+I）：当前估算的每一项，附公式、本次运行的数值和出处，按组成部分分组；它随每次改动更新。&lt;/li&gt;&lt;li&gt;&lt;b&gt;显存适配建议&lt;/b&gt;：能让这次运行放得下的改动，最优的排在前面；悬停可预览，单击即应用（Ctrl+Z 撤销）。&lt;/li&gt;&lt;li&gt;&lt;b&gt;曲线与时间线&lt;/b&gt;：显存随微批次、序列长度和 GPU 数量的变化，以及在一个训练步各阶段中的变化。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对比&lt;/b&gt;：并排比较多个场景（Ctrl+D 添加当前场景）。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;每一项如何计算、估算与实测有多接近：见 vramplan 源码中的 docs/accuracy.md、docs/models.md、docs/serving.md 和 docs/training_stacks.md。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;File &amp;gt; Open Measured Run...&lt;/b&gt; reads what a real run recorded (a PyTorch memory snapshot, the JSON of &lt;tt&gt;MemTracker&lt;/tt&gt; or of &lt;tt&gt;torch.cuda.memory_stats()&lt;/tt&gt;, an nvidia-smi log; several files of one run together) and shows it beside the plan: the measured peaks and components against the estimate with each difference in words, the rule that placed each component, and the measured timeline over the planned step. A figure the files cannot give reads &quot;not recorded&quot;. &lt;b&gt;Calibrate from This Run&lt;/b&gt; fits the scenario to the measured peak, as Edit &amp;gt; Calibrate from My Run does with a number you type.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;文件 &amp;gt; 打开实测运行...&lt;/b&gt; 读取真实运行记录的数据（PyTorch 显存快照、&lt;tt&gt;MemTracker&lt;/tt&gt; 或 &lt;tt&gt;torch.cuda.memory_stats()&lt;/tt&gt; 的 JSON、nvidia-smi 日志；同一次运行的多个文件可一起打开），并与计划并排显示：实测的峰值和各组成部分与估算的对比，每项差异用文字说明，每个组成部分由哪条规则归类，以及叠加在计划训练步上的实测时间线。文件无法给出的数值显示为“未记录”。&lt;b&gt;按此次运行校准&lt;/b&gt; 会将场景拟合到实测峰值，与“编辑 &amp;gt; 按我的实测校准”对手动输入的数值所做的相同。&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::GuideWindow</name>
@@ -2058,6 +2158,118 @@
         <source>%1[*] - vramplan</source>
         <comment>the window title: the scenario&apos;s name</comment>
         <translation>%1[*] - vramplan</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::MeasuredRunActions</name>
+    <message>
+        <source>Reading the measured run was cancelled.</source>
+        <translation>已取消读取实测运行。</translation>
+    </message>
+    <message>
+        <source>Open &amp;Measured Run...</source>
+        <translation>打开实测运行(&amp;M)...</translation>
+    </message>
+    <message>
+        <source>Read what a real run recorded (a torch memory snapshot, the JSON of torch&apos;s mem_tracker or of torch.cuda.memory_stats(), an nvidia-smi log) and lay it beside the plan</source>
+        <translation>读取真实运行记录的数据（torch 显存快照、torch 的 mem_tracker 或 torch.cuda.memory_stats() 的 JSON、nvidia-smi 日志），并与计划并排显示</translation>
+    </message>
+    <message>
+        <source>Open Measured Run</source>
+        <translation>打开实测运行</translation>
+    </message>
+    <message>
+        <source>Measured runs (*.pickle *.pkl *.json *.csv);;All files (*)</source>
+        <translation>实测运行 (*.pickle *.pkl *.json *.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Reading %1...</source>
+        <translation>正在读取 %1...</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured run read: %n file(s) beside the plan.</source>
+        <translation>
+            <numerusform>已读取实测运行：%n 个文件，已与计划并排显示。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot Open Measured Run</source>
+        <translation>无法打开实测运行</translation>
+    </message>
+    <message>
+        <source>Cannot calibrate to this run: %1.</source>
+        <translation>无法按此次运行校准：%1。</translation>
+    </message>
+    <message>
+        <source>Cannot Calibrate</source>
+        <translation>无法校准</translation>
+    </message>
+    <message>
+        <source>Calibrated to the measured run&apos;s peak, %1.</source>
+        <translation>已按实测运行的峰值 %1 校准。</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::MeasuredRunWindow</name>
+    <message>
+        <source>&amp;Calibrate from This Run</source>
+        <translation>按此次运行校准(&amp;C)</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Planned</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>From (rule or file)</source>
+        <translation>来源（规则或文件）</translation>
+    </message>
+    <message>
+        <source>Fit the scenario&apos;s overhead terms (and, where they cannot explain the difference, its activations) to the measured peak, as Edit &gt; Calibrate from My Run does; Ctrl+Z undoes it</source>
+        <translation>将场景的开销项（以及在开销项无法解释差异时的激活值）拟合到实测峰值，与“编辑 &gt; 按我的实测校准”相同；Ctrl+Z 可撤销</translation>
+    </message>
+    <message>
+        <source>Measured Run: %1</source>
+        <translation>实测运行：%1</translation>
+    </message>
+    <message>
+        <source>Files (device %1): %2</source>
+        <translation>文件（设备 %1）：%2</translation>
+    </message>
+    <message>
+        <source>Against the plan: %1</source>
+        <translation>对照计划：%1</translation>
+    </message>
+    <message>
+        <source>These files give no peak to calibrate to.</source>
+        <translation>这些文件没有可用于校准的峰值。</translation>
+    </message>
+    <message>
+        <source>Calibrating fits the scenario to the measured reserved peak, %1.</source>
+        <translation>校准会将场景拟合到实测的已保留峰值 %1。</translation>
+    </message>
+    <message>
+        <source>Calibrating fits the scenario to the measured device peak, %1.</source>
+        <translation>校准会将场景拟合到实测的设备峰值 %1。</translation>
+    </message>
+    <message>
+        <source>Calibrating fits the scenario to the measured allocated peak, %1.</source>
+        <translation>校准会将场景拟合到实测的已分配峰值 %1。</translation>
     </message>
 </context>
 <context>
@@ -2461,6 +2673,45 @@
     <message>
         <source>%1 (imported)</source>
         <translation>%1（已导入）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::RunTimelineChart</name>
+    <message>
+        <source>Measured through the run, over the planned step</source>
+        <translation>整个运行的实测值，叠加在计划的训练步上</translation>
+    </message>
+    <message>
+        <source>planned allocated, by phase</source>
+        <translation>计划已分配（按阶段）</translation>
+    </message>
+    <message>
+        <source>measured reserved</source>
+        <translation>实测已保留</translation>
+    </message>
+    <message>
+        <source>measured allocated</source>
+        <translation>实测已分配</translation>
+    </message>
+    <message>
+        <source>planned reserved peak</source>
+        <translation>计划已保留峰值</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>Trace entry</source>
+        <translation>追踪记录序号</translation>
+    </message>
+    <message>
+        <source>One step (no timeline in these files)</source>
+        <translation>一个训练步（这些文件没有时间线）</translation>
+    </message>
+    <message>
+        <source>planned reserved peak %1</source>
+        <translation>计划已保留峰值 %1</translation>
     </message>
 </context>
 <context>
@@ -3153,6 +3404,95 @@
     <message>
         <source>%1: KV cache %2, %3 tokens, %4 requests of %5 at once</source>
         <translation>%1：KV 缓存 %2，%3 个 token，可同时容纳 %4 个 %5 长度的请求</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::SetupImportActions</name>
+    <message>
+        <source>Import &amp;Training Setup...</source>
+        <translation>导入训练配置(&amp;T)...</translation>
+    </message>
+    <message>
+        <source>Export Training Set&amp;up...</source>
+        <translation>导出训练配置(&amp;U)...</translation>
+    </message>
+    <message>
+        <source>Import Training Setup</source>
+        <translation>导入训练配置</translation>
+    </message>
+    <message>
+        <source>Training setups (*.json *.yaml *.yml *.toml *.sh);;All files (*)</source>
+        <translation>训练配置 (*.json *.yaml *.yml *.toml *.sh);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Number of GPUs:</source>
+        <translation>GPU 数量：</translation>
+    </message>
+    <message>
+        <source>GPU:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>Model (a preset, or the path of a config.json or a checkpoint folder):</source>
+        <translation>模型（预设，或 Hugging Face 配置文件、检查点文件夹的路径）：</translation>
+    </message>
+    <message>
+        <source>Import cancelled.</source>
+        <translation>已取消导入。</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Imported: %1</source>
+        <translation>已导入：%1</translation>
+    </message>
+    <message>
+        <source>Read as: %1. Each field of the scenario and where it came from; Edit &gt; Undo restores the scenario before the import.</source>
+        <translation>识别为：%1。下表列出场景的每个字段及其来源；“编辑 &gt; 撤销”可恢复导入前的场景。</translation>
+    </message>
+    <message>
+        <source>The training setup cannot be imported:
+%1</source>
+        <translation>无法导入该训练配置：
+%1</translation>
+    </message>
+    <message>
+        <source>DeepSpeed config (*.json)</source>
+        <translation>DeepSpeed 配置 (*.json)</translation>
+    </message>
+    <message>
+        <source>Axolotl YAML (*.yaml)</source>
+        <translation>Axolotl 配置 (*.yaml)</translation>
+    </message>
+    <message>
+        <source>LLaMA-Factory YAML (*.yaml)</source>
+        <translation>LLaMA-Factory 配置 (*.yaml)</translation>
+    </message>
+    <message>
+        <source>torchtune overrides (*.txt)</source>
+        <translation>torchtune 覆盖参数 (*.txt)</translation>
+    </message>
+    <message>
+        <source>Megatron-LM flags (*.sh)</source>
+        <translation>Megatron-LM 命令行参数 (*.sh)</translation>
+    </message>
+    <message>
+        <source>Export Training Setup</source>
+        <translation>导出训练配置</translation>
+    </message>
+    <message>
+        <source>%1: cannot be written (%2)</source>
+        <translation>%1：无法写入（%2）</translation>
     </message>
 </context>
 <context>

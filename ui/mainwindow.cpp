@@ -23,6 +23,8 @@
 #include "panels/servinggroup.h"
 #include "panels/statusline.h"
 #include "plancontroller.h"
+#include "imports/setupimportactions.h"
+#include "runs/measuredrunactions.h"
 #include "servingcharts.h"
 
 #include <QActionGroup>
@@ -99,6 +101,8 @@ MainWindow::MainWindow(QWidget *parent)
     });
     m_comparisonActions =
         new ComparisonActions(m_document, m_comparison, this, [this] { showComparison(); });
+    m_measuredRuns = new MeasuredRunActions(this);
+    m_setupImports = new SetupImportActions(this);
     buildMenus();
 
     connect(m_controls, &ControlsPanel::edited, this,
@@ -241,6 +245,11 @@ bool MainWindow::compareFiles(const QStringList &paths)
     return m_comparisonActions->compareFiles(paths);
 }
 
+bool MainWindow::openMeasuredRunFiles(const QStringList &paths)
+{
+    return m_measuredRuns->openFiles(paths);
+}
+
 void MainWindow::setCalibration(const Calibration &calibration)
 {
     Scenario next = scenario();
@@ -276,6 +285,7 @@ void MainWindow::setUnit(Unit unit)
     m_fit->setUnit(unit);
     Settings::setUnit(unit);
     redraw();
+    emit unitChanged(unit);
 }
 
 void MainWindow::redraw()
@@ -335,7 +345,10 @@ void MainWindow::dropEvent(QDropEvent *event)
 {
     if (!event->mimeData()->hasUrls())
         return;
-    m_fileActions->openDropped(event->mimeData()->urls());
+    // Training setups and measured runs go to their own actions; scenarios, config.json files
+    // and checkpoint folders to the file actions.
+    if (!m_setupImports->routeDropped(event->mimeData()->urls()))
+        m_fileActions->openDropped(event->mimeData()->urls());
     event->acceptProposedAction();
 }
 

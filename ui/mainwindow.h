@@ -25,6 +25,8 @@ class CurveChart;
 class Document;
 class ExportActions;
 class ServingCharts;
+class MeasuredRunActions;
+class SetupImportActions;
 class FileActions;
 class FitAdvisorPanel;
 class PlanController;
@@ -94,6 +96,17 @@ public:
     QString statusText() const; // what the status bar says, for tests
     // "Calibrate from My Run" as one undoable edit; a calibration without `present` clears it.
     void setCalibration(const vramplan::Calibration &calibration);
+    // The files of one measured run (File > Open Measured Run..., or files dropped on the
+    // window), read on a thread of their own and shown beside the plan; false when none are
+    // given. A bad file is reported by a message when its reading ends (runs/).
+    bool openMeasuredRunFiles(const QStringList &paths);
+    MeasuredRunActions *measuredRuns() const { return m_measuredRuns; }
+    // File > Import / Export Training Setup (ui/imports/).
+    SetupImportActions *setupImports() const { return m_setupImports; }
+
+signals:
+    // View > Sizes in GiB / GB: for the windows beside the planner that show sizes.
+    void unitChanged(vramplan::ui::Unit unit);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -128,6 +141,8 @@ private:
     ComparisonActions *m_comparisonActions = nullptr;
     ServingCharts *m_servingCharts = nullptr;
     QAction *m_clearCalibration = nullptr;
+    MeasuredRunActions *m_measuredRuns = nullptr;
+    SetupImportActions *m_setupImports = nullptr;
     Unit m_unit = Unit::GiB;
 };
 

@@ -11,9 +11,11 @@
 #include "document/language.h"
 #include "document/settings.h"
 #include "document/undokeys.h"
+#include "imports/setupimportactions.h"
 #include "panels/calibrationdialog.h"
 #include "panels/controlspanel.h"
 #include "panels/presetpicker.h"
+#include "runs/measuredrunactions.h"
 
 #include <QActionGroup>
 #include <QMenuBar>
@@ -27,6 +29,8 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     m_fileActions->addTo(file);
+    m_measuredRuns->addTo(file);
+    m_setupImports->addTo(file);
     m_exportActions->addTo(file);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);

@@ -2,6 +2,7 @@
 
 #include "training/capabilities.h"
 #include "formats/enum_names.h"
+#include "formats/rl_phases_json.h"
 #include "formats/scenario_json.h"
 
 #include <cmath>
@@ -211,6 +212,10 @@ nlohmann::json estimateToJson(const Estimate &e, const Scenario &s)
             {"scenario", scenarioToJson(s)}};
     if (e.serving.present)
         out["serving"] = servingJson(e.serving);
+    if (e.rl.present) {
+        out["rl_phases"] = rlPhasesJson(e.rl);
+        out["rl"] = rlSummaryJson(e.rl);
+    }
     return out;
 }
 
@@ -227,7 +232,8 @@ std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
     out += "\ncomponent            per GPU\n";
     for (int i = 0; i < componentCount; ++i) {
         // The KV cache is a component of serving plans only (serving.h).
-        if (static_cast<Component>(i) == Component::KvCache && !e.serving.present)
+        if (static_cast<Component>(i) == Component::KvCache && !e.serving.present &&
+            !e.rl.present)
             continue;
         std::snprintf(line, sizeof line, "%-20s %12s\n",
                       std::string(componentLabel(static_cast<Component>(i))).c_str(),
@@ -282,6 +288,8 @@ std::string estimateTable(const Estimate &e, const Scenario &s, SizeUnit unit)
             out += line;
         }
     }
+    if (e.rl.present)
+        out += rlPhasesTable(e.rl, unit);
     if (!e.warnings.empty()) {
         out += "\nwarnings\n";
         for (const auto &w : e.warnings)

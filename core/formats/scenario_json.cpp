@@ -120,15 +120,18 @@ Parsed<Scenario> scenarioFromJson(const json &document)
     top.object("gpu");
     top.object("calibration");
     top.object("serving");
+    top.object("rl");
     top.finish();
     if (!top.ok())
         return Parsed<Scenario>::fail(error);
     if (!readModel(document, s.model, error) || !readTraining(document, s.training, error) ||
         !readParallelism(document, s.parallelism, error) || !readGpu(document, s.gpu, error) ||
         !readCalibration(document, s.calibration, error) ||
-        !readServing(document, s.serving, error) ||
+        !readServing(document, s.serving, error) || !readRl(document, s.rl, error) ||
         !checkLayout(s, error))
         return Parsed<Scenario>::fail(error);
+    if (s.rl.present() && s.training.mode != Mode::Train)
+        return Parsed<Scenario>::fail("rl: needs training.mode \"train\" (a policy is trained)");
     return Parsed<Scenario>::ok(std::move(s));
 }
 

@@ -123,6 +123,7 @@ bool readModel(const json &document, ModelConfig &m, std::string &error)
         m.preset = model["preset"].get<std::string>();
 
     JsonReader r(f, "model", error);
+    r.string("name", m.name, 200);
     r.enumeration("family", m.family);
     if (!r.ok())
         return false;

@@ -37,6 +37,9 @@ bool readTraining(const nlohmann::json &document, TrainingConfig &t, std::string
 bool readParallelism(const nlohmann::json &document, ParallelConfig &p, std::string &error);
 bool readGpu(const nlohmann::json &document, GpuConfig &g, std::string &error);
 bool readCalibration(const nlohmann::json &document, Calibration &c, std::string &error);
+// The `rl` section (scenario_rl_reader.cpp): read when present, and written back.
+bool readRl(const nlohmann::json &document, RlConfig &rl, std::string &error);
+nlohmann::json rlToJson(const RlConfig &rl);
 
 // The layer-kind extension of the model section (scenario_layer_kinds.cpp): its fields read
 // into `m`, the checks between them ("" when consistent), and written back.

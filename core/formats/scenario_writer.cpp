@@ -49,6 +49,8 @@ json scenarioToJson(const Scenario &s)
                   {"classifier_labels", m.classifierLabels}};
     if (!m.preset.empty())
         model["preset"] = m.preset;
+    if (!m.name.empty())
+        model["name"] = m.name;
     if (m.isMoe()) {
         const MoeConfig d;
         model["moe"] = {{"experts", m.moe.experts},
@@ -206,6 +208,8 @@ json scenarioToJson(const Scenario &s)
                               {"overhead_bytes", c.overheadBytes}};
     if (s.serving.present)
         out["serving"] = servingToJson(s.serving);
+    if (s.rl.present())
+        out["rl"] = scenario_json_internal::rlToJson(s.rl);
     return out;
 }
 

@@ -27,6 +27,8 @@ bool isWhole(const std::string &t)
     return true;
 }
 
+} // namespace
+
 // A plain (unquoted) YAML scalar as the Python readers of these tools (PyYAML, OmegaConf) type
 // it: null, a bool (YAML 1.1 spellings too), a whole number, a float, else a string.
 nlohmann::json plainScalar(const std::string &t)
@@ -53,6 +55,8 @@ nlohmann::json plainScalar(const std::string &t)
     }
     return t;
 }
+
+namespace {
 
 struct YamlConverter
 {
@@ -133,6 +137,15 @@ ConfigDoc::ConfigDoc(std::string file, std::string_view text) : m_file(std::move
                           ", not a mapping of settings");
 }
 
+ConfigDoc::ConfigDoc(std::string file, nlohmann::json root,
+                     std::map<std::string, int, std::less<>> lines, std::string keyPrefix)
+    : m_file(std::move(file)), m_root(std::move(root)), m_lines(std::move(lines)),
+      m_prefix(std::move(keyPrefix))
+{
+    if (!m_root.is_object())
+        throw ImportError(m_file + ": holds no settings");
+}
+
 const nlohmann::json *ConfigDoc::find(std::string_view dotted) const
 {
     const nlohmann::json *node = &m_root;
@@ -163,15 +176,15 @@ void ConfigDoc::use(std::string_view dotted) { m_used.emplace(dotted); }
 
 std::string ConfigDoc::origin(std::string_view dotted) const
 {
-    return m_file + ":" + std::string(dotted);
+    return m_file + ":" + m_prefix + std::string(dotted);
 }
 
 std::string ConfigDoc::where(std::string_view dotted) const
 {
     const auto line = m_lines.find(dotted);
-    return line == m_lines.end() ? m_file + ": " + std::string(dotted)
+    return line == m_lines.end() ? m_file + ": " + m_prefix + std::string(dotted)
                                  : m_file + ":" + std::to_string(line->second) + ": " +
-                                       std::string(dotted);
+                                       m_prefix + std::string(dotted);
 }
 
 void ConfigDoc::fail(std::string_view dotted, const std::string &problem) const

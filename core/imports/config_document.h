@@ -28,6 +28,10 @@ public:
     // Parses `text` (JSON when it starts with '{', else YAML); throws ImportError naming the
     // file and the line. A top level that is not a mapping is an error.
     ConfigDoc(std::string file, std::string_view text);
+    // A tree built by a reader of another syntax (a launch command's flags, a TOML file): the
+    // line of each dotted key, and what origins write before a key ("--" for flags).
+    ConfigDoc(std::string file, nlohmann::json root, std::map<std::string, int, std::less<>> lines,
+              std::string keyPrefix = "");
 
     const std::string &file() const { return m_file; }
     const nlohmann::json &root() const { return m_root; }
@@ -56,6 +60,11 @@ private:
     nlohmann::json m_root;
     std::map<std::string, int, std::less<>> m_lines; // YAML: dotted key -> 1-based line
     std::set<std::string, std::less<>> m_used;
+    std::string m_prefix;
 };
+
+// A plain YAML scalar (or a shell word, a Hydra override's value) typed as the Python readers of
+// these tools type it: null, a bool, a whole number, a float, else the string.
+nlohmann::json plainScalar(const std::string &text);
 
 } // namespace vramplan::imports

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct Draft
     std::string modelName, modelOrigin, modelWhere;
     // A preset the file's model maps to directly (torchtune builders), else "".
     std::string modelPreset;
+    // The model is given by the file's own fields (Megatron's --num-layers, --hidden-size...),
+    // set as "model.*" fields: no preset, no hub id.
+    bool modelFromFields = false;
     // The DeepSpeed config named by a trainer's arguments: its path as written, resolved.
     std::string deepspeedPath, deepspeedResolved, deepspeedWhere;
     // The trainer's batch, accumulation and precision, for DeepSpeed's "auto".
@@ -71,6 +75,15 @@ void importAxolotl(ConfigDoc &doc, Draft &draft);
 void importLlamaFactory(ConfigDoc &doc, Draft &draft);
 void importTorchtune(ConfigDoc &doc, Draft &draft);
 void importAccelerate(ConfigDoc &doc, Draft &draft);
+void importTorchtitan(ConfigDoc &doc, Draft &draft);
+void importLitgpt(ConfigDoc &doc, Draft &draft);
+// The launch scripts (launch_command.h): megatron_import.cpp, swift_import.cpp, verl_import.cpp.
+struct LaunchScript;
+void importMegatron(LaunchScript &launch, Draft &draft);
+void importMsSwift(LaunchScript &launch, Draft &draft);
+void importVerl(LaunchScript &launch, Draft &draft);
+// A TOML file (torchtitan's train configs) as a ConfigDoc: toml_document.cpp, toml++.
+std::unique_ptr<ConfigDoc> tomlDocument(const std::string &file, std::string_view text);
 
 // What the Hugging Face Trainer's own keys mean, shared by the tools built on it (TRL,
 // Axolotl, LLaMA-Factory): trainer_keys.cpp.
@@ -113,5 +126,11 @@ ModelChoice resolveModel(const Draft &draft);
 // The bundled preset of a Hugging Face hub id ("meta-llama/Llama-3.1-8B"), or "".
 std::string presetOfHubId(std::string_view id);
 std::string presetOfTorchtuneBuilder(const std::string &builder);
+// The other way, for export_setup.cpp: a hub id whose config.json is the preset's (lower case,
+// as the hub resolves it), the torchtune builder of a preset, the torchtune module of a builder
+// ("llama3_1_8b" -> "llama3_1"); "" where none is known.
+std::string hubIdOfPreset(std::string_view preset);
+std::string torchtuneBuilderOfPreset(std::string_view preset);
+std::string torchtuneModuleOf(const std::string &builder);
 
 } // namespace vramplan::imports

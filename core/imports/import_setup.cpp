@@ -6,12 +6,15 @@
 
 #include "imports/config_document.h"
 #include "imports/import_draft.h"
+#include "imports/launch_command.h"
 
 #include "catalog.h"
 #include "formats/scenario_json.h"
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <cctype>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -49,7 +52,12 @@ enum class Kind
     Axolotl,
     LlamaFactory,
     Torchtune,
-    Accelerate
+    Accelerate,
+    Torchtitan,
+    Litgpt,
+    Megatron,
+    MsSwift,
+    Verl
 };
 
 const char *kindName(Kind k)
@@ -61,6 +69,11 @@ const char *kindName(Kind k)
     case Kind::LlamaFactory: return "llamafactory";
     case Kind::Torchtune: return "torchtune";
     case Kind::Accelerate: return "accelerate";
+    case Kind::Torchtitan: return "torchtitan";
+    case Kind::Litgpt: return "litgpt";
+    case Kind::Megatron: return "megatron";
+    case Kind::MsSwift: return "ms_swift";
+    case Kind::Verl: return "verl";
     }
     return "";
 }
@@ -76,6 +89,10 @@ Kind detect(const ConfigDoc &doc)
         return Kind::Accelerate;
     if (doc.find("model._component_") || doc.find("optimizer._component_"))
         return Kind::Torchtune;
+    // LitGPT's config_hub: checkpoint_dir, and the batch under train: (litgpt/args.py TrainArgs).
+    if (has("checkpoint_dir") || doc.find("train.micro_batch_size") ||
+        doc.find("train.global_batch_size"))
+        return Kind::Litgpt;
     if (has("base_model") || has("micro_batch_size") || has("sequence_len") || has("adapter"))
         return Kind::Axolotl;
     if (has("finetuning_type") || has("cutoff_len") || has("lora_target") ||
@@ -90,7 +107,8 @@ Kind detect(const ConfigDoc &doc)
             return Kind::DeepSpeed;
     throw ImportError(doc.file() + ": not a training setup vramplan reads (a DeepSpeed JSON, "
                                    "Hugging Face/TRL arguments, Axolotl, LLaMA-Factory, "
-                                   "torchtune or Accelerate YAML)");
+                                   "torchtune, LitGPT or Accelerate YAML, a torchtitan TOML, a "
+                                   "Megatron-LM, ms-swift or verl launch script)");
 }
 
 void runImporter(Kind kind, ConfigDoc &doc, Draft &draft)
@@ -102,6 +120,66 @@ void runImporter(Kind kind, ConfigDoc &doc, Draft &draft)
     case Kind::LlamaFactory: importLlamaFactory(doc, draft); break;
     case Kind::Torchtune: importTorchtune(doc, draft); break;
     case Kind::Accelerate: importAccelerate(doc, draft); break;
+    case Kind::Torchtitan: importTorchtitan(doc, draft); break;
+    case Kind::Litgpt: importLitgpt(doc, draft); break;
+    case Kind::Megatron:
+    case Kind::MsSwift:
+    case Kind::Verl: break; // launch scripts: runInput
+    }
+}
+
+// One file as read: its settings as a ConfigDoc (a launch script's: its command's flags).
+struct Input
+{
+    std::unique_ptr<ConfigDoc> owned;
+    std::unique_ptr<LaunchScript> launch;
+    ConfigDoc *doc = nullptr;
+    Kind kind = Kind::HfTrainer;
+};
+
+bool endsWith(const std::string &name, std::string_view suffix)
+{
+    return name.size() >= suffix.size() &&
+           std::equal(suffix.rbegin(), suffix.rend(), name.rbegin(),
+                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+}
+
+Input loadInput(const std::string &name, std::string_view text)
+{
+    Input in;
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    const bool braced = first != std::string_view::npos && text[first] == '{';
+    if (endsWith(name, ".toml")) {
+        in.owned = tomlDocument(name, text);
+        in.kind = Kind::Torchtitan;
+    } else if (!braced && (endsWith(name, ".sh") || endsWith(name, ".bash") ||
+                           looksLikeShellScript(text))) {
+        auto launch = readLaunchScript(name, text);
+        if (!launch)
+            throw ImportError(name + ": a shell script that runs none of Megatron-LM's "
+                                     "pretrain_gpt.py, ms-swift's swift/megatron sft|pt|rlhf, "
+                                     "verl's verl.trainer.main_ppo");
+        in.launch = std::make_unique<LaunchScript>(std::move(*launch));
+        in.kind = in.launch->tool == LaunchTool::Megatron ? Kind::Megatron
+                  : in.launch->tool == LaunchTool::MsSwift ? Kind::MsSwift
+                                                           : Kind::Verl;
+        in.doc = in.launch->flags.get();
+        return in;
+    } else {
+        in.owned = std::make_unique<ConfigDoc>(name, text);
+        in.kind = detect(*in.owned);
+    }
+    in.doc = in.owned.get();
+    return in;
+}
+
+void runInput(Input &in, Draft &draft)
+{
+    switch (in.kind) {
+    case Kind::Megatron: importMegatron(*in.launch, draft); break;
+    case Kind::MsSwift: importMsSwift(*in.launch, draft); break;
+    case Kind::Verl: importVerl(*in.launch, draft); break;
+    default: runImporter(in.kind, *in.doc, draft); break;
     }
 }
 
@@ -141,51 +219,57 @@ ImportResult importOrThrow(const Inputs &inputs, const ImportOptions &options)
 {
     if (inputs.empty())
         throw ImportError("import: give one or more FILEs");
-    std::vector<std::unique_ptr<ConfigDoc>> docs;
-    std::vector<Kind> kinds;
+    std::vector<Input> inputs_;
     for (const auto &[name, text] : inputs) {
-        docs.push_back(text ? std::make_unique<ConfigDoc>(name, *text)
-                            : std::make_unique<ConfigDoc>(name, readFile(name)));
-        kinds.push_back(detect(*docs.back()));
+        if (text) {
+            inputs_.push_back(loadInput(name, *text));
+        } else {
+            const std::string content = readFile(name);
+            inputs_.push_back(loadInput(name, content));
+        }
     }
     Draft draft(options);
     ImportResult result;
+    const auto isTrainer = [](Kind k) { return k != Kind::DeepSpeed && k != Kind::Accelerate; };
     // The trainer's arguments first: a DeepSpeed "auto" is filled from them.
     int trainers = 0;
-    for (std::size_t i = 0; i < docs.size(); ++i)
-        if (kinds[i] != Kind::DeepSpeed && kinds[i] != Kind::Accelerate) {
+    for (auto &in : inputs_)
+        if (isTrainer(in.kind)) {
             if (++trainers > 1)
-                throw ImportError(docs[i]->file() + ": a second trainer config; one setup is "
-                                                    "one trainer config and its DeepSpeed JSON");
-            runImporter(kinds[i], *docs[i], draft);
+                throw ImportError(in.doc->file() + ": a second trainer config; one setup is "
+                                                   "one trainer config and its DeepSpeed JSON");
+            runInput(in, draft);
         }
     // The launcher's config next: its engine decides what the trainer's precision means.
-    for (std::size_t i = 0; i < docs.size(); ++i)
-        if (kinds[i] == Kind::Accelerate)
-            runImporter(kinds[i], *docs[i], draft);
+    for (auto &in : inputs_)
+        if (in.kind == Kind::Accelerate)
+            runInput(in, draft);
     bool deepspeedGiven = false;
-    for (std::size_t i = 0; i < docs.size(); ++i)
-        if (kinds[i] == Kind::DeepSpeed) {
+    for (auto &in : inputs_)
+        if (in.kind == Kind::DeepSpeed) {
             if (deepspeedGiven)
-                throw ImportError(docs[i]->file() + ": a second DeepSpeed config");
+                throw ImportError(in.doc->file() + ": a second DeepSpeed config");
             deepspeedGiven = true;
-            runImporter(kinds[i], *docs[i], draft);
+            runInput(in, draft);
         }
     if (!deepspeedGiven && !draft.deepspeedPath.empty()) {
         if (draft.deepspeedResolved.empty())
             throw ImportError(draft.deepspeedWhere + ": '" + printableLine(draft.deepspeedPath, 200) +
                               "' is not found beside the file or in a folder above it; give it "
                               "as another FILE");
-        docs.push_back(std::make_unique<ConfigDoc>(draft.deepspeedResolved,
-                                                   readFile(draft.deepspeedResolved)));
-        kinds.push_back(Kind::DeepSpeed);
-        if (detect(*docs.back()) != Kind::DeepSpeed)
+        Input in;
+        in.owned = std::make_unique<ConfigDoc>(draft.deepspeedResolved,
+                                               readFile(draft.deepspeedResolved));
+        in.doc = in.owned.get();
+        in.kind = Kind::DeepSpeed;
+        if (detect(*in.doc) != Kind::DeepSpeed)
             throw ImportError(draft.deepspeedWhere + ": " + draft.deepspeedResolved +
                               " is not a DeepSpeed config");
-        importDeepSpeed(*docs.back(), draft);
+        importDeepSpeed(*in.doc, draft);
+        inputs_.push_back(std::move(in));
     }
-    for (std::size_t i = 0; i < docs.size(); ++i)
-        result.formats.push_back(kindName(kinds[i]));
+    for (const auto &in : inputs_)
+        result.formats.push_back(kindName(in.kind));
 
     const ModelChoice model = resolveModel(draft);
     if (draft.gpuCount() < 1)
@@ -199,8 +283,8 @@ ImportResult importOrThrow(const Inputs &inputs, const ImportOptions &options)
 
     nlohmann::json doc = {{"format", "vramplan-scenario"}, {"version", scenarioFormatVersion}};
     std::string name = "Imported from";
-    for (const auto &d : docs)
-        name += " " + std::filesystem::path(d->file()).filename().string();
+    for (const auto &in : inputs_)
+        name += " " + std::filesystem::path(in.doc->file()).filename().string();
     doc["name"] = name;
     doc["model"] = model.model;
     doc["parallelism"]["gpus"] = draft.gpuCount();
@@ -236,9 +320,9 @@ ImportResult importOrThrow(const Inputs &inputs, const ImportOptions &options)
             f.origin = "not in the file (vramplan default)";
     }
     result.warnings = std::move(draft.warnings);
-    for (const auto &d : docs)
-        for (const auto &key : d->unused())
-            result.ignored.push_back(d->origin(key));
+    for (const auto &in : inputs_)
+        for (const auto &key : in.doc->unused())
+            result.ignored.push_back(in.doc->origin(key));
     return result;
 }
 
@@ -274,7 +358,10 @@ std::vector<std::string> importFormats()
 {
     return {"DeepSpeed config JSON", "Hugging Face TrainingArguments / TRL config (JSON, YAML)",
             "Axolotl YAML", "LLaMA-Factory YAML", "torchtune recipe YAML",
-            "Accelerate config YAML"};
+            "Accelerate config YAML", "torchtitan train config TOML",
+            "LitGPT config_hub YAML", "Megatron-LM launch script (pretrain_gpt.py)",
+            "ms-swift launch script (swift sft, megatron sft)",
+            "verl launch script (verl.trainer.main_ppo)"};
 }
 
 } // namespace vramplan

@@ -117,6 +117,32 @@ std::string presetOfTorchtuneBuilder(const std::string &builder)
     return "";
 }
 
+std::string hubIdOfPreset(std::string_view preset)
+{
+    for (const auto &[hub, id] : hubPresets)
+        if (id == preset)
+            return std::string(hub);
+    return "";
+}
+
+std::string torchtuneBuilderOfPreset(std::string_view preset)
+{
+    for (const auto &[builder, id] : torchtunePresets)
+        if (id == preset)
+            return std::string(builder);
+    return "";
+}
+
+std::string torchtuneModuleOf(const std::string &builder)
+{
+    // torchtune/models/<module>/_model_builders.py
+    for (const char *module : {"llama3_1", "llama3_2", "llama3_3", "llama2", "qwen2_5", "qwen3",
+                               "gemma2", "gemma", "mistral", "phi3", "phi4"})
+        if (builder.rfind(std::string(module) + "_", 0) == 0)
+            return module;
+    return builder.substr(0, builder.find('_'));
+}
+
 ModelChoice resolveModel(const Draft &draft)
 {
     namespace fs = std::filesystem;
@@ -148,6 +174,8 @@ ModelChoice resolveModel(const Draft &draft)
         return {{{"preset", draft.modelPreset}},
                 "preset " + draft.modelPreset + " (" + draft.modelOrigin + " " +
                     draft.modelName + ")"};
+    if (draft.modelFromFields)
+        return {nlohmann::json::object(), "not in the model flags (vramplan default)"};
     if (draft.modelName.empty())
         throw ImportError("--model: the files name no model; give --model PRESET|CONFIG|DIR");
     const std::string preset = presetOfHubId(draft.modelName);

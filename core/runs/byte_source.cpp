@@ -6,8 +6,20 @@
 
 namespace vramplan {
 
+std::size_t ByteSource::counted(std::size_t count)
+{
+    taken_ += count;
+    if (progress_ && taken_ >= nextReport_) {
+        nextReport_ = taken_ + every_;
+        stopped_ = !progress_(taken_);
+    }
+    return count;
+}
+
 std::size_t ByteSource::read(char *to, std::size_t count)
 {
+    if (stopped_)
+        return 0;
     std::size_t done = std::min(count, peeked_.size());
     std::memcpy(to, peeked_.data(), done);
     peeked_.erase(0, done);
@@ -15,13 +27,13 @@ std::size_t ByteSource::read(char *to, std::size_t count)
         const std::size_t more = std::min(count - done, bytes_.size());
         std::memcpy(to + done, bytes_.data(), more);
         bytes_.remove_prefix(more);
-        return done + more;
+        return counted(done + more);
     }
     if (done < count && *in_) {
         in_->read(to + done, std::streamsize(count - done));
         done += std::size_t(in_->gcount());
     }
-    return done;
+    return counted(done);
 }
 
 std::string_view ByteSource::peek(std::size_t count)

@@ -5,6 +5,8 @@
 // document's own size, docs/measured-runs.md).
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <istream>
 #include <string>
 #include <string_view>
@@ -32,10 +34,31 @@ public:
         return all;
     }
 
+    // Optional, for a window's progress bar and its Cancel: `progress` is told the bytes taken
+    // so far each time another `every` bytes have been taken through read() (the readers need
+    // no change: a stream's bytes all come that way; bytes in memory read in place by
+    // takeAll() are not counted). Returning false stops the reading: read()
+    // then gives nothing more, as at the end of the file, and stopped() says why the reader
+    // found the file cut short. Without one, nothing changes.
+    using Progress = std::function<bool(std::uint64_t taken)>;
+    void setProgress(Progress progress, std::uint64_t every = std::uint64_t(4) << 20)
+    {
+        progress_ = std::move(progress);
+        every_ = every > 0 ? every : 1;
+        nextReport_ = taken_ + every_;
+    }
+    bool stopped() const { return stopped_; }
+    std::uint64_t taken() const { return taken_; }
+
 private:
+    std::size_t counted(std::size_t count); // after a read of `count` bytes: the progress hook
+
     std::string_view bytes_; // in memory: what is left of it
     std::istream *in_ = nullptr;
     std::string peeked_; // read from the stream by peek(), not yet taken
+    Progress progress_;
+    std::uint64_t every_ = 0, nextReport_ = 0, taken_ = 0;
+    bool stopped_ = false;
 };
 
 // An input iterator over a ByteSource, for nlohmann's SAX parser (which reads char by char).

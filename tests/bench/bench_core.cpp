@@ -169,6 +169,23 @@ void BM_EstimateServing(benchmark::State &state)
 }
 BENCHMARK(BM_EstimateServing);
 
+// One RL estimate, phase by phase (core/rl/, issue 25): GRPO of Qwen2.5-7B in verl with vLLM
+// colocated (the update step's training estimate, the engine's serving plan, three phases).
+void BM_EstimateRl(benchmark::State &state)
+{
+    static const Scenario s = parseOrDie(R"({"format":"vramplan-scenario",
+        "model":{"preset":"qwen2.5-7b"},
+        "training":{"micro_batch_size":16,"precision":"amp_bf16","activation_recompute":"full"},
+        "parallelism":{"gpus":8,"zero_stage":3},"gpu":{"preset":"h100-80gb"},
+        "rl":{"algorithm":"grpo","framework":"verl","prompt_tokens":1024,"response_tokens":4096,
+              "rollout":{"engine":"vllm","gpu_memory_utilization":0.5,"sleep_level":1}}})");
+    for (auto _ : state) {
+        Estimate e = estimate(s);
+        benchmark::DoNotOptimize(e);
+    }
+}
+BENCHMARK(BM_EstimateRl);
+
 // The serving advice (serving_advice.h): Llama-3.1-70B under vLLM, 16 requests of 128k tokens,
 // over every catalog GPU, TP 1-8 (and two stages), bf16 / fp8 / AWQ weights and auto / fp8 KV;
 // each plan that serves is estimated in full. Issue 14: well under 100 ms on one core.

@@ -33,6 +33,8 @@ private slots:
     void scenarioOnStdout();
     void readsBackIntoEstimate();
     void explainShowsOrigins();
+    void launchScripts();
+    void exportBack();
     void refusals_data();
     void refusals();
 };
@@ -92,6 +94,66 @@ void TestImportCli::explainShowsOrigins()
              qPrintable(r.describe()));
 }
 
+// Megatron-LM's Llama-3 8B script: the GPUs from its torchrun line, the model from its flags;
+// a verl script's rl section; a torchtitan TOML (issue 24, tests/data/imports/README.md).
+void TestImportCli::launchScripts()
+{
+    const QString megatron = fixture("megatron/train_llama3_8b_h100_fp8.sh");
+    Result r = cli({"import", megatron, "--gpu", "h100-80gb", "--explain"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QStringList lines = QString::fromUtf8(r.out).split('\n');
+    QCOMPARE(lines.first(), QString("formats: megatron"));
+    QVERIFY2(lines.contains("parallelism.gpus = 8    <- " + megatron +
+                            ":187: torchrun --nproc_per_node 8 x --nnodes 1"),
+             qPrintable(r.describe()));
+    QVERIFY2(lines.contains("model.layers = 32    <- " + megatron + ":--num-layers"),
+             qPrintable(r.describe()));
+    QVERIFY2(lines.contains("ignored: " + megatron + ":--lr"), qPrintable(r.describe()));
+
+    const QString verl = fixture("verl/run_qwen2-7b.sh");
+    r = cli({"import", verl, "--gpu", "h100-80gb", "--model", "qwen2.5-7b"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonObject rl = QJsonDocument::fromJson(r.out).object()["rl"].toObject();
+    QCOMPARE(rl["algorithm"].toString(), QString("grpo"));
+    QCOMPARE(rl["group_size"].toInt(), 5);
+    QCOMPARE(rl["rollout"].toObject()["gpu_memory_utilization"].toDouble(), 0.6);
+
+    r = cli({"import", fixture("torchtitan/llama3_70b.toml"), "--gpus", "64", "--gpu", "h100-80gb"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonObject p = QJsonDocument::fromJson(r.out).object()["parallelism"].toObject();
+    QCOMPARE(p["tensor_parallel"].toInt(), 8);
+    QCOMPARE(p["zero_stage"].toInt(), 3);
+}
+
+// `export FILE --to FORMAT`: the imported Axolotl setup written as a DeepSpeed JSON (stdout) with
+// notes (stderr); a bad --to or file is exit 2 naming it.
+void TestImportCli::exportBack()
+{
+    QTemporaryDir dir;
+    const QString scenario = dir.path() + "/lora.vramplan.json";
+    const Result imported = cli({"import", fixture("axolotl/lora-1b.yml"), "--gpus", "1", "--gpu",
+                                 "h100-80gb"});
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.describe()));
+    QFile f(scenario);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(imported.out);
+    f.close();
+    Result r = cli({"export", scenario, "--to", "deepspeed"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonObject ds = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(ds["train_micro_batch_size_per_gpu"].toInt(), 2);
+    QCOMPARE(ds["gradient_accumulation_steps"].toInt(), 2);
+    QCOMPARE(ds["zero_optimization"].toObject()["stage"].toInt(), 0);
+    QVERIFY2(QString::fromUtf8(r.err).startsWith("note: training.precision: DeepSpeed's bf16"),
+             qPrintable(r.describe()));
+    r = cli({"export", scenario, "--to", "nemo"});
+    QVERIFY2(r.exitCode == 2 && r.out.isEmpty(), qPrintable(r.describe()));
+    QCOMPARE(QString::fromUtf8(r.err),
+             QString("--to: 'nemo' is not deepspeed, axolotl, llamafactory, torchtune or megatron\n"));
+    r = cli({"export", dir.path() + "/missing.json", "--to", "axolotl"});
+    QVERIFY2(r.exitCode == 2 && r.err.contains("missing.json"), qPrintable(r.describe()));
+}
+
 void TestImportCli::refusals_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -115,6 +177,15 @@ void TestImportCli::refusals_data()
     QTest::newRow("bad value") << QStringList{"import", "--gpus", "1", "--gpu", "l4"}
                                << QString("base_model: Qwen/Qwen3-8B\nmicro_batch_size: 0\n")
                                << QString("F:2: micro_batch_size: must be from 1 to 1048576, got 0");
+    // Mixtral's NNODES=${SLURM_NNODES:-"1"} is not a literal of the script: the flag that
+    // gives the count is named.
+    QTest::newRow("launcher count unknown")
+        << QStringList{"import", fixture("megatron/train_mixtral_8x7b_distributed.sh"), "--gpu",
+                       "h100-80gb", "--model", "mixtral-8x7b"}
+        << QString()
+        << "--gpus: " + fixture("megatron/train_mixtral_8x7b_distributed.sh") +
+               ":110: torchrun --nnodes 1 depends on SLURM_NNODES, which the script does not "
+               "set; give --gpus N";
     QTest::newRow("no file") << QStringList{"import", "--gpus", "1"} << QString()
                              << QString("vramplan-cli: import takes one or more FILEs; usage: "
                                         "vramplan-cli import FILE... [--model PRESET|CONFIG|DIR] "

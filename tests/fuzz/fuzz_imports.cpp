@@ -1,6 +1,8 @@
 // Fuzzing the importers of training setups (core/imports/, `vramplan-cli import`, issue 24):
-// any bytes as a DeepSpeed JSON or a YAML of Hugging Face/TRL, Axolotl, LLaMA-Factory or
-// torchtune, through yaml-cpp and nlohmann_json into a scenario. An accepted file must give a
+// any bytes as a DeepSpeed JSON or a YAML of Hugging Face/TRL, Axolotl, LLaMA-Factory,
+// torchtune or LitGPT, a torchtitan TOML (toml++), or a Megatron-LM / ms-swift / verl launch
+// script (the shell-word splitter of core/imports/shell_script.h, also driven on its own: it
+// must end, within its bounds, on any bytes), into a scenario. An accepted file must give a
 // consistent scenario (checkScenario empty, its JSON read back to the same JSON) with an origin
 // for every field; a refused one one printable line. A violation, a crash, an exception escaping
 // the core or a sanitizer report ends the run with abort().
@@ -14,7 +16,9 @@
 
 #include "formats/scenario_json.h"
 #include "fuzz_corpus.h"
+#include "imports/config_document.h"
 #include "imports/import_setup.h"
+#include "imports/shell_script.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -57,7 +61,10 @@ std::size_t leaves(const nlohmann::json &node, bool inHfConfig)
 
 void runImport(std::string_view text, const ImportOptions &options)
 {
-    const auto r = importTrainingText("fuzz.yaml", text, options);
+    // A TOML table header makes the input a torchtitan file (the importer goes by the name);
+    // shell scripts are told by their text.
+    const bool toml = text.find("\n[") != std::string_view::npos || text.starts_with("[");
+    const auto r = importTrainingText(toml ? "fuzz.toml" : "fuzz.yaml", text, options);
     if (!r) {
         check(!r.error.empty(), "a refused input has a reason");
         check(r.error.find('\n') == std::string::npos, "an error is one line", r.error);
@@ -96,6 +103,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         options.gpu = "h100-80gb";
         options.model = (first & 8) ? "" : "llama-3.2-1b";
         runImport(text, options);
+        try {
+            const auto script = imports::readShellScript("fuzz.sh", text);
+            for (const auto &command : script.commands)
+                check(!command.words.empty(), "a command has words");
+        } catch (const imports::ImportError &e) {
+            const std::string error = e.what();
+            check(error.find('\n') == std::string::npos || error.size() < 600,
+                  "a shell error is short", error.substr(0, 200));
+        }
     } catch (const std::exception &e) {
         violated("an exception escaped the core", e.what());
     }
@@ -121,7 +137,17 @@ const std::string_view dictionary[] = {
     "{\"device\": \"nvme\"}},", "\"auto\"", "\"bf16\": {\"enabled\": true},",
     "&a [1, 2, *a]", "*a", "&x ", "[", "]", "{", "}", ": ", "- ", "\n  ", "'", "\"", "#",
     "null", "~", "1e400", "-9223372036854775809", "\ttab", "\ndeepspeed: ds.json",
-    "\nbase_model: Qwen/Qwen3-8B", "\nmodel_name_or_path: meta-llama/Llama-3.2-1B"};
+    "\nbase_model: Qwen/Qwen3-8B", "\nmodel_name_or_path: meta-llama/Llama-3.2-1B",
+    // Launch scripts, TOML, LitGPT.
+    " \\\n    --micro-batch-size 4", " --global-batch-size 7", " --tensor-model-parallel-size 3",
+    "\nARGS=(\n --bf16\n)\n", " ${ARGS[@]}", " \"${ARGS[@]}\"", " $((GPUS*2))", " ${X:-8}",
+    " $(hostname)", "\nif [[ \"$A\" == \"b\" ]]; then\n", "\nfi\n", "\nelse\n", "\nfor i in 1; do\n",
+    "\ndone\n", " <<EOF\nx\nEOF\n", "\ntorchrun --nproc_per_node 8 pretrain_gpt.py",
+    "\nNPROC_PER_NODE=2 swift sft --tuner_type lora", " actor_rollout_ref.rollout.n=0",
+    " actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=3", " trainer.n_gpus_per_node=0",
+    "\n[parallelism]\ndata_parallel_shard_degree = -1", "\n[training]\nlocal_batch_size = 0",
+    "\ntrain:\n  global_batch_size: 3\n  micro_batch_size: 2", "\nquantize: bnb.nf4",
+    "\ndevices: 0"};
 
 std::string mutate(std::string s, std::mt19937 &rng, const std::vector<std::string> &seeds)
 {

@@ -9,6 +9,7 @@
 // the likely range (12), charts that follow a dark palette while exports stay light (25).
 
 #include "charts/breakdownchart.h"
+#include "charts/whiskerlegenditem.h"
 #include "charts/breakdowntooltip.h"
 #include "charts/componentstyle.h"
 #include "charts/curvechart.h"
@@ -123,6 +124,7 @@ private slots:
     void timelinePeakLabelInsideWhenFirst();
     void emptyNoteDrawsNothing();
     void breakdownTotalClearOfCapacityAndRange();
+    void likelyRangeHasALegendEntry();
     void chartsFollowADarkPalette();
     void breakdownAxisFitsTheBar_data();
     void breakdownAxisFitsTheBar();
@@ -614,6 +616,31 @@ void TestCharts::breakdownTotalClearOfCapacityAndRange()
                             .arg(whisker.left())
                             .arg(whisker.right())
                             .arg(box.left())));
+}
+
+// Issue 21 #26: the likely-range whisker has a legend entry of its own, after the components,
+// drawn in the whisker's pen, for a training bar and for a server's (whose legend is rebuilt).
+void TestCharts::likelyRangeHasALegendEntry()
+{
+    const auto whiskerEntries = [](const BreakdownChart &chart) {
+        QStringList texts;
+        QCPLegend *legend = chart.plot()->legend;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (auto *entry = qobject_cast<WhiskerLegendItem *>(legend->item(i)))
+                texts << entry->text();
+        return texts;
+    };
+    BreakdownChart chart;
+    chart.resize(900, 600);
+    chart.setEstimate(estimate(defaultScenario()), Unit::GiB);
+    QCOMPARE(whiskerEntries(chart), QStringList{QStringLiteral("likely range of the device total")});
+    QCPLegend *legend = chart.plot()->legend;
+    QVERIFY(qobject_cast<WhiskerLegendItem *>(legend->item(legend->itemCount() - 1)));
+    chart.setEstimate(estimate(dataScenario(QStringLiteral("llama-3.1-8b-vllm-h100"))), Unit::GiB);
+    QCOMPARE(whiskerEntries(chart), QStringList{QStringLiteral("likely range of the device total")});
+    // It is drawn: the legend's entry has a size beside the component entries.
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(legend->item(legend->itemCount() - 1)->outerRect().width() > 0);
 }
 
 // Under a dark palette every chart's background is the palette's base, its axes, ticks, legend

@@ -123,6 +123,7 @@ private slots:
     void saveAsProposesTheScenarioName();
     void openingAConfigOffersTheImport();
     void importedModelKeepsItsName();
+    void savedModelNameIsRead();
 };
 
 void TestDocument::saveThenLoadIsIdentical()
@@ -818,6 +819,47 @@ void TestDocument::importedModelKeepsItsName()
     QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
     w.undoStack()->undo();
     QCOMPARE(preset->currentText(), QStringLiteral("Acme-7B-Instruct (imported)"));
+
+    // Saved, the file keeps the name (model.name); edited, the model is custom and the file
+    // names none.
+    const QString saved = dir.filePath(QStringLiteral("acme.vramplan.json"));
+    QVERIFY(w.saveTo(saved));
+    const auto modelOf = [](const QString &file) {
+        QFile f(file);
+        return f.open(QIODevice::ReadOnly)
+                   ? QJsonDocument::fromJson(f.readAll()).object().value("model").toObject()
+                   : QJsonObject();
+    };
+    QCOMPARE(modelOf(saved).value("name").toString(), QStringLiteral("Acme-7B-Instruct"));
+    layers->setValue(30);
+    QVERIFY(w.saveTo(saved));
+    QVERIFY(!modelOf(saved).contains(QStringLiteral("name")));
+}
+
+// A scenario file whose model carries a name (written by another session) opens under that name.
+void TestDocument::savedModelNameIsRead()
+{
+    QTemporaryDir dir;
+    Scenario s = defaultScenario();
+    s.model.preset.clear();
+    s.model.layers = 29; // fields no preset and no other test has
+    s.model.name = "Zeta-9B";
+    const QString path = dir.filePath(QStringLiteral("zeta.vramplan.json"));
+    QCOMPARE(writeScenarioFile(path, s), QString()); // not imported here: written without it
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonObject model = root.value("model").toObject();
+    QVERIFY(!model.contains(QStringLiteral("name")));
+    model.insert(QStringLiteral("name"), QStringLiteral("Zeta-9B"));
+    root.insert(QStringLiteral("model"), model);
+    writeFile(dir, QStringLiteral("zeta.vramplan.json"), QJsonDocument(root).toJson());
+
+    MainWindow w;
+    QVERIFY(w.openFile(path));
+    QCOMPARE(w.controls()->presetBox()->currentText(), QStringLiteral("Zeta-9B (imported)"));
+    QCOMPARE(w.scenario().model.name, std::string("Zeta-9B"));
 }
 
 #include "tst_document.moc"

@@ -102,6 +102,7 @@ private slots:
     void unitFollowsTheWindow();
     void nothingFitsShowsTheNearest();
     void serverGetsServingAdvice();
+    void oneRequestReadsSingular();
     void staleResultsAreDropped();
     void solversGreyWhileSearching();
     void requestsCoalesceWhileSearching();
@@ -474,6 +475,21 @@ void TestFitAdvisor::serverGetsServingAdvice()
     }
     QCOMPARE(kindName(ChangeKind::SameSemantics, true), QStringLiteral("same model"));
     QCOMPARE(kindName(ChangeKind::SameSemantics), QStringLiteral("same training"));
+}
+
+// The default serving target is one request of max_model_len: said in the singular ("Serving 1
+// requests" before).
+void TestFitAdvisor::oneRequestReadsSingular()
+{
+    Scenario s = test::parseOrFail(test::readFile(
+        test::dataPath("scenarios/llama-3.1-8b-vllm-h100.vramplan.json")));
+    s.serving.targetRequests = 1;
+    QCOMPARE(resolveTarget(s, {}).requests, int64_t(1));
+    FitAdvisorPanel panel;
+    panel.setResult(searchAdvice(s, 1));
+    QCOMPARE(panel.solverTexts().value(0),
+             QStringLiteral("Serving one request of 32,768 tokens, cheapest first (GiB of GPU "
+                            "memory rented)"));
 }
 
 // Issue 21 #20: while a search for a newer scenario runs past the moment the panel says so, the

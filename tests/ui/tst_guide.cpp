@@ -234,6 +234,10 @@ void TestGuide::howComputedListsEveryItem()
     QVERIFY(view);
     QTRY_VERIFY(view->isVisible());
 
+    // At the size it opens with, long formulas and file names wrap: no sideways scrolling.
+    QCOMPARE(view->width(), 1100);
+    QTRY_COMPARE(view->browser()->horizontalScrollBar()->maximum(), 0);
+
     const Estimate &e = w.controller()->estimate();
     const ComputedSheet &sheet = view->sheet();
     QCOMPARE(sheet.itemCount, int(e.items.size()));

@@ -1,5 +1,7 @@
 #include "charts/breakdownchart.h"
 
+#include "charts/whiskerlegenditem.h"
+
 #include "charts/breakdowngeometry.h"
 
 #include "advice/calibration.h"
@@ -57,6 +59,20 @@ double sanitized(double v)
 }
 
 } // namespace
+
+// The whisker left of the bar has its own entry, after the components (issue 21 #26): the
+// legend is rebuilt when the components shown change, which deletes its items.
+void BreakdownChart::addBandToLegend()
+{
+    m_bandLegend = new WhiskerLegendItem(m_plot->legend, likelyRangeName());
+    m_bandLegend->setPen(m_bandPen);
+    m_plot->legend->addItem(m_bandLegend);
+}
+
+QString BreakdownChart::likelyRangeName()
+{
+    return tr("likely range of the device total");
+}
 
 QStringList BreakdownChart::measuredNames()
 {
@@ -124,6 +140,7 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     m_plot->legend->clearItems();
     for (int i = componentCount - 1; i >= 0; --i)
         m_bars[i]->addToLegend();
+    addBandToLegend();
     m_legendComponents = (1u << componentCount) - 1;
 
     m_capacityLine = new QCPItemStraightLine(m_plot);
@@ -163,7 +180,7 @@ BreakdownChart::BreakdownChart(QWidget *parent) : QWidget(parent), m_plot(new QC
     }
     m_bandLine->setHead(QCPLineEnding(QCPLineEnding::esBar, 10));
     m_bandLine->setTail(QCPLineEnding(QCPLineEnding::esBar, 10));
-    m_bandLine->setPen(QPen(QColor(0x42, 0x42, 0x42), 1.5));
+    m_bandLine->setPen(m_bandPen);
 
     // Where the device total would be with perfectly balanced expert routing: a teal line
     // across the bar, its label right of it, hanging below it.
@@ -267,6 +284,7 @@ void BreakdownChart::draw(const Estimate &e, std::optional<double> balancedDevic
         for (int i = componentCount - 1; i >= 0; --i)
             if (shown & (1u << i))
                 m_bars[i]->addToLegend();
+        addBandToLegend();
         applyFonts();
     }
     m_capacity = sanitized(toUnit(e.capacityBytes, unit));

@@ -7,6 +7,7 @@
 #include "charts/units.h"
 #include "estimate.h"
 
+#include <QPen>
 #include <QStringList>
 #include <QWidget>
 
@@ -24,6 +25,8 @@ class QCustomPlot;
 class QMouseEvent;
 
 namespace vramplan::ui {
+
+class WhiskerLegendItem;
 
 class BreakdownChart : public QWidget
 {
@@ -55,6 +58,8 @@ public:
     double capacityValue() const;
     // The likely range of the device total (validationErrorBand), in the unit; {0, 0} if none.
     std::pair<double, double> likelyRange() const;
+    // The legend's name for it, beside the component names.
+    static QString likelyRangeName();
     // The balanced-experts marker: its value in the unit (NaN when hidden) and its label on one
     // line ("" when hidden).
     double balancedValue() const;
@@ -83,6 +88,7 @@ protected:
 
 private:
     static QStringList measuredNames(); // "allocated", "reserved", "device", "likely device"
+    void addBandToLegend();
     void draw(const vramplan::Estimate &e, std::optional<double> balancedDeviceBytes);
     // breakdownpreview.cpp
     void addPreviewItems();
@@ -112,6 +118,8 @@ private:
     QCPItemLine *m_gapLine; // spans total..capacity: the headroom or the overflow
     QCPItemText *m_gapLabel;
     QCPItemLine *m_bandLine; // the likely range of the total: the spread on published runs
+    QPen m_bandPen{QColor(0x42, 0x42, 0x42), 1.5};
+    WhiskerLegendItem *m_bandLegend = nullptr; // its legend entry (the legend owns it)
     std::pair<double, double> m_likely{};
     QString m_gapText;       // "headroom 12.3 GiB", on one line
     QString m_capacityText;  // "GPU capacity: 79.65 GiB"

@@ -2,6 +2,7 @@
 // either changes (a dark palette, a zoomed font).
 
 #include "charts/breakdownchart.h"
+#include "charts/whiskerlegenditem.h"
 
 #include "charts/chartstyle.h"
 #include "charts/componentstyle.h"
@@ -30,7 +31,10 @@ void BreakdownChart::applyColors()
     m_capacityLine->setPen(QPen(c.ink, 1.5, Qt::DashLine));
     m_capacityLabel->setColor(c.ink);
     m_totalLabel->setColor(c.text);
-    m_bandLine->setPen(QPen(c.muted, 1.5));
+    m_bandPen = QPen(c.muted, 1.5);
+    m_bandLine->setPen(m_bandPen);
+    if (m_bandLegend)
+        m_bandLegend->setPen(m_bandPen);
     const QColor gap = m_overflow || m_refused ? c.signal(overflowColor()) : c.ink;
     m_gapLine->setPen(QPen(gap, 1.5));
     m_gapLabel->setColor(gap);

@@ -22,6 +22,7 @@ std::string fingerprint(const ModelConfig &model)
     Scenario s;
     s.model = model;
     s.model.moe.imbalance = 1.0; // a property of the run, which the import does not set
+    s.model.name.clear();        // the name is what is looked up, not part of the model
     return scenarioToJson(s).value("model", nlohmann::json()).dump();
 }
 

@@ -1,5 +1,7 @@
 #include "document/scenariofile.h"
 
+#include "document/importedmodels.h"
+
 #include "formats/checkpoint_folder.h"
 #include "model/hf_config.h"
 #include "formats/scenario_json.h"
@@ -45,12 +47,18 @@ Parsed<Scenario> readScenarioFile(const QString &path)
     auto parsed = scenarioFromText(*text.value);
     if (!parsed)
         parsed.error = QFileInfo(path).fileName().toStdString() + ": " + parsed.error;
+    else if (const ModelConfig &m = parsed.value->model; m.preset.empty() && !m.name.empty())
+        rememberImportedModel(m, QString::fromStdString(m.name)); // named as when it was saved
     return parsed;
 }
 
 QByteArray scenarioFileText(const Scenario &scenario)
 {
-    return QByteArray::fromStdString(scenarioToJson(scenario).dump(2) + "\n");
+    // An imported model keeps its name in the file (model.name) while its fields are the ones it
+    // was imported with; an edited model is custom again, and a preset is named by its id.
+    Scenario named = scenario;
+    named.model.name = importedNameOf(scenario.model).toStdString();
+    return QByteArray::fromStdString(scenarioToJson(named).dump(2) + "\n");
 }
 
 QString writeTextFile(const QString &path, const QByteArray &text)

@@ -127,7 +127,18 @@ std::vector<GuideSection> windowSections()
              "<li><b>Compare</b>: scenarios side by side (Ctrl+D adds the current one).</li></ul>"
              "<p>How each term is computed and how close the estimates come to measured runs: "
              "docs/accuracy.md, docs/models.md, docs/serving.md and docs/training_stacks.md in "
-             "vramplan's sources.</p>")},
+             "vramplan's sources.</p>") +
+             // Its own string, so that the list above keeps its translation.
+             Words::tr(
+                 "<p><b>File &gt; Open Measured Run...</b> reads what a real run recorded (a "
+                 "PyTorch memory snapshot, the JSON of <tt>MemTracker</tt> or of "
+                 "<tt>torch.cuda.memory_stats()</tt>, an nvidia-smi log; several files of one "
+                 "run together) and shows it beside the "
+                 "plan: the measured peaks and components against the estimate with each "
+                 "difference in words, the rule that placed each component, and the measured "
+                 "timeline over the planned step. A figure the files cannot give reads \"not "
+                 "recorded\". <b>Calibrate from This Run</b> fits the scenario to the measured "
+                 "peak, as Edit &gt; Calibrate from My Run does with a number you type.</p>")},
     };
 }
 

@@ -25,6 +25,9 @@ HowComputedWindow::HowComputedWindow(MainWindow *window)
     m_scenario->setTextFormat(Qt::PlainText);
     m_scenario->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_browser->setObjectName(QStringLiteral("howComputedText"));
+    // A worked formula ("2*4096*14336*2*32") or a source path has no space to break at; breaking
+    // inside it keeps the tables within the window instead of scrolling sideways.
+    m_browser->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_scenario);
     layout->addWidget(m_browser, 1);

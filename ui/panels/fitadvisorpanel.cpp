@@ -290,9 +290,14 @@ void FitAdvisorPanel::rebuild()
         // A server's advice (serving_advice.h): the training solvers do not apply; say what the
         // search looked for instead.
         const ServingTarget target = resolveTarget(m_result.scenario, {});
-        solvers << tr("Serving %1 requests of %2 tokens at once, cheapest first (GiB of GPU "
-                      "memory rented)")
-                       .arg(groupedNumber(target.requests), groupedNumber(target.tokens));
+        // One request reads in the singular (English has no numerus file to pick it by %n).
+        solvers << (target.requests == 1
+                        ? tr("Serving one request of %1 tokens, cheapest first (GiB of GPU "
+                             "memory rented)")
+                              .arg(groupedNumber(target.tokens))
+                        : tr("Serving %1 requests of %2 tokens at once, cheapest first (GiB of "
+                             "GPU memory rented)")
+                              .arg(groupedNumber(target.requests), groupedNumber(target.tokens)));
     } else {
         solvers << largestMicroBatchText(a) << longestSequenceText(a)
                 << fewestGpusText(a, m_result.scenario);

@@ -333,6 +333,8 @@ void TestScenarioParsing::badDocuments_data()
                                            << "the top level: ";
     QTest::newRow("format missing") << "{}"
                                     << "format: ";
+    QTest::newRow("model name not a string")
+        << doc(R"("model": {"preset": "llama-2-7b", "name": 7})") << "model.name: must be a string";
     QTest::newRow("format wrong") << R"({"format": "vramplan-estimate", "version": 1})"
                                   << "format: ";
     QTest::newRow("format not a string") << R"({"format": 1, "version": 1})"
@@ -688,6 +690,8 @@ void TestScenarioParsing::roundTrip_data()
     QTest::newRow("qwen3 with q/k norms switched off, imbalanced experts")
         << doc(R"("model": {"preset": "qwen3-30b-a3b", "qk_norm": "none",
                             "moe": {"imbalance": 1.7, "capacity_factor": 1.25}})");
+    QTest::newRow("a model by fields with its name (model.name)")
+        << doc(R"("model": {"family": "llama", "layers": 30, "name": "Acme-7B-Instruct"})");
     QTest::newRow("optimizer precision (issue 22)")
         << doc(R"("framework": "megatron",
                   "training": {"optimizer_precision": {"master_weights": "fp16",

@@ -3,6 +3,7 @@
 // the repository, path and commit); the expected fields are read off the file by hand, with the
 // tool's defaults and rules quoted in the comments, and asserted exactly, origins included.
 
+#include "importtesting.h"
 #include "imports/import_setup.h"
 
 #include <QTemporaryDir>
@@ -13,55 +14,11 @@
 
 using namespace vramplan;
 using nlohmann::json;
+using namespace vramplan::test;
 
 Q_DECLARE_METATYPE(std::string)
 
 namespace {
-
-std::string fixture(const std::string &relative)
-{
-    return std::string(VRAMPLAN_TEST_DATA "/imports/") + relative;
-}
-
-const json *at(const json &root, const std::string &dotted)
-{
-    const json *node = &root;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = dotted.find('.', start);
-        const std::string key = dotted.substr(start, dot - start);
-        if (!node->is_object() || !node->contains(key))
-            return nullptr;
-        node = &(*node)[key];
-        if (dot == std::string::npos)
-            return node;
-        start = dot + 1;
-    }
-}
-
-std::string originOf(const ImportResult &r, const std::string &path)
-{
-    for (const auto &f : r.fields)
-        if (f.path == path)
-            return f.origin;
-    return "<no field " + path + ">";
-}
-
-bool contains(const std::vector<std::string> &list, const std::string &needle)
-{
-    for (const auto &item : list)
-        if (item.find(needle) != std::string::npos)
-            return true;
-    return false;
-}
-
-std::string joined(const std::vector<std::string> &list)
-{
-    std::string out;
-    for (const auto &item : list)
-        out += item + "\n";
-    return out;
-}
 
 } // namespace
 
@@ -451,7 +408,7 @@ void TestImports::errors_data()
         << std::string("F:1: micro_batch_size: must be from 1 to 1048576, got -1");
     QTest::newRow("not a setup") << std::string("hello: world\n") << std::string()
                                  << std::string("llama-3.2-1b") << 1
-                                 << std::string("F: not a training setup vramplan reads (a DeepSpeed JSON, Hugging Face/TRL arguments, Axolotl, LLaMA-Factory, torchtune or Accelerate YAML)");
+                                 << std::string("F: not a training setup vramplan reads (a DeepSpeed JSON, Hugging Face/TRL arguments, Axolotl, LLaMA-Factory, torchtune, LitGPT or Accelerate YAML, a torchtitan TOML, a Megatron-LM, ms-swift or verl launch script)");
     QTest::newRow("deepspeed file missing")
         << std::string("model_name_or_path: Qwen/Qwen3-4B\nfinetuning_type: full\ndeepspeed: nowhere/ds.json\n")
         << std::string() << std::string() << 1

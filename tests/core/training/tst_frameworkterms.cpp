@@ -240,6 +240,11 @@ void TestFrameworkTerms::frameworkLacksKnob_data()
         << "megatron" << "\"optimizer\":\"adamw_8bit\"" << "\"gpus\":1"
         << "megatron has no 8-bit optimizer states: the estimate shows what it would take, but "
            "the run cannot be set up this way";
+    // The knob's name reads after "has no" without an article ("has no a ..." before).
+    QTest::newRow("litgpt, fused linear cross-entropy")
+        << "litgpt" << "\"loss\":\"fused_linear\"" << "\"gpus\":1"
+        << "litgpt has no fused linear cross-entropy: the estimate shows what it would take, but "
+           "the run cannot be set up this way";
     QTest::newRow("megatron, everything it has")
         << "megatron" << "\"activation_recompute\":\"selective\",\"precision\":\"fp8_mixed\""
         << "\"gpus\":64,\"tensor_parallel\":2,\"sequence_parallel\":true,"

@@ -48,6 +48,7 @@ private slots:
     void formulasWithNumbers_data();
     void formulasWithNumbers();
     void everyFormulaWorksOut();
+    void servingKvFormulaNamesNoHeads();
 };
 
 void TestMemoryTerms::korthikantiLayer_data()
@@ -505,6 +506,22 @@ void TestMemoryTerms::everyFormulaWorksOut()
                      (std::string(preset) + ": " + worked).c_str());
         }
     }
+}
+
+// The serving KV cache's formula counts blocks, not heads: no symbol of the training formulas
+// is put in ("kv bytes per token" was filled with the KV-head count before).
+void TestMemoryTerms::servingKvFormulaNamesNoHeads()
+{
+    const Estimate e = estimate(test::parseOrFail(
+        test::readFile(test::dataPath("scenarios/llama-3.1-8b-vllm-h100.vramplan.json"))));
+    bool seen = false;
+    for (const auto &item : e.items)
+        if (item.name == "KV cache (whole blocks)") {
+            seen = true;
+            QCOMPARE(QString::fromStdString(formulaWithNumbers(item.formula, e.symbols)),
+                     QStringLiteral("blocks * block_size * layers * KV bytes per token and layer"));
+        }
+    QVERIFY(seen);
 }
 
 QTEST_APPLESS_MAIN(TestMemoryTerms)

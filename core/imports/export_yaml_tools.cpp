@@ -1,0 +1,170 @@
+// exportTrainingSetup for the YAML trainers: Axolotl and LLaMA-Factory, and what they share.
+
+#include "imports/export_setup_internal.h"
+
+#include "imports/import_draft.h"
+
+namespace vramplan::exports {
+
+std::string yamlScalar(const json &v)
+{
+    if (v.is_string()) {
+        const std::string text = v.get<std::string>();
+        // Quoted where YAML would read it as something else.
+        if (text.empty() || text.find_first_of(":#{}[],&*!|>'\"%@`") != std::string::npos ||
+            text == "true" || text == "false" || text == "null")
+            return json(text).dump();
+        return text;
+    }
+    return v.dump();
+}
+
+// The model line of a YAML trainer: the hub id the preset was copied from, when known.
+void modelLine(const Facts &f, const char *key, std::ostringstream &out,
+               std::vector<std::string> &notes)
+{
+    const std::string hub = imports::hubIdOfPreset(f.preset());
+    if (!hub.empty()) {
+        out << key << ": " << hub << "\n";
+    } else {
+        out << "# " << key << ": the checkpoint to train (vramplan's model is not a bundled "
+            << "preset with a known hub id)\n";
+        notes.push_back(std::string(key) + ": not written: the scenario's model has no hub id; "
+                                           "name the checkpoint");
+    }
+}
+
+// Hugging Face `optim` names (transformers/training_args.py OptimizerNames).
+std::string hfOptim(const std::string &optimizer)
+{
+    static const std::pair<const char *, const char *> table[] = {
+        {"adamw", "adamw_torch"},          {"adam", "adamw_torch"},
+        {"adamw_8bit", "adamw_bnb_8bit"},  {"paged_adamw", "paged_adamw_32bit"},
+        {"paged_adamw_8bit", "paged_adamw_8bit"}, {"adafactor", "adafactor"},
+        {"sgd", "sgd"},                     {"lion", "lion_32bit"}};
+    for (const auto &[name, hf] : table)
+        if (optimizer == name)
+            return hf;
+    return "";
+}
+
+void commonTrainerNotes(const Facts &f, std::vector<std::string> &notes)
+{
+    const int64_t tp = f.parallel()["tensor_parallel"].get<int64_t>();
+    const int64_t pp = f.parallel()["pipeline_parallel"].get<int64_t>();
+    if (tp > 1 || pp > 1)
+        notes.push_back("parallelism: tensor/pipeline parallelism is not written (the Hugging "
+                        "Face Trainer shards with DeepSpeed or FSDP)");
+}
+
+std::string deepspeedName(const Facts &f, const char *folder, const char *pattern)
+{
+    // pattern: "zero{N}{offload}.json" style of each tool's shipped DeepSpeed files.
+    std::string name = pattern;
+    const auto replace = [&name](const std::string &key, const std::string &value) {
+        const std::size_t at = name.find(key);
+        if (at != std::string::npos)
+            name.replace(at, key.size(), value);
+    };
+    replace("{N}", std::to_string(f.zero()));
+    replace("{offload}", f.offload("offload_optimizer") != "none" ? "_offload" : "");
+    return std::string(folder) + name;
+}
+
+ExportResult axolotl(const Facts &f)
+{
+    // Keys of src/axolotl/utils/schemas/config.py (AxolotlInputConfig) and its docs/config.qmd.
+    ExportResult r;
+    std::ostringstream out;
+    modelLine(f, "base_model", out, r.notes);
+    out << "micro_batch_size: " << f.training()["micro_batch_size"].dump() << "\n";
+    out << "gradient_accumulation_steps: " << f.training()["gradient_accumulation_steps"].dump() << "\n";
+    out << "sequence_len: " << f.training()["sequence_length"].dump() << "\n";
+    out << "gradient_checkpointing: " << (f.recompute() ? "true" : "false") << "\n";
+    const std::string method = f.method();
+    const int64_t bits = f.training()["finetune"]["base_weight_bits"].get<int64_t>();
+    if (method != "full") {
+        out << "adapter: " << (method == "qlora" ? "qlora" : "lora") << "\n";
+        if (method == "qlora")
+            out << "load_in_4bit: true\n";
+        else if (bits == 8)
+            out << "load_in_8bit: true\n";
+        out << "lora_r: " << f.training()["finetune"]["lora_rank"].dump() << "\n";
+        if (f.allLinear()) {
+            out << "lora_target_linear: true\n";
+        } else {
+            out << "lora_target_modules:\n";
+            for (const auto &t : f.targets())
+                out << "  - " << yamlScalar(t) << "\n";
+        }
+    }
+    const std::string p = f.precision();
+    if (p == "bf16" || p == "bf16_mixed" || p == "amp_bf16")
+        out << "bf16: true\n";
+    else if (p == "fp16_mixed" || p == "amp_fp16")
+        out << "fp16: true\n";
+    if (p == "amp_bf16" || p == "amp_fp16")
+        r.notes.push_back("training.precision: Axolotl loads the weights in 16 bits: " + p +
+                          " reads back as bf16/fp16 weights");
+    if (const std::string o = hfOptim(f.training()["optimizer"].get<std::string>()); !o.empty())
+        out << "optimizer: " << o << "\n";
+    out << "flash_attention: " << (f.training()["attention"] == "flash" ? "true" : "false") << "\n";
+    if (f.zero() > 0 && f.s["framework"] == "deepspeed")
+        out << "deepspeed: " << deepspeedName(f, "deepspeed_configs/", "zero{N}.json") << "\n";
+    else if (f.zero() > 0)
+        r.notes.push_back("parallelism.zero_stage: FSDP is not written; add fsdp_config, or "
+                          "set framework deepspeed for a deepspeed_configs/zeroN.json");
+    if (f.offload("offload_optimizer") != "none" && f.s["framework"] == "deepspeed")
+        r.notes.push_back("parallelism.offload_optimizer: Axolotl's deepspeed_configs/zeroN.json "
+                          "do not offload; use the DeepSpeed export for the JSON");
+    commonTrainerNotes(f, r.notes);
+    r.text = out.str();
+    return r;
+}
+
+ExportResult llamaFactory(const Facts &f)
+{
+    // Keys of src/llamafactory/hparams/ (model_args.py, finetuning_args.py, data_args.py,
+    // training_args.py) as its examples/train_*/*.yaml use them.
+    ExportResult r;
+    std::ostringstream out;
+    modelLine(f, "model_name_or_path", out, r.notes);
+    out << "stage: sft\n";
+    const std::string method = f.method();
+    out << "finetuning_type: " << (method == "full" ? "full" : "lora") << "\n";
+    if (method != "full") {
+        out << "lora_rank: " << f.training()["finetune"]["lora_rank"].dump() << "\n";
+        std::string targets;
+        for (const auto &t : f.targets())
+            targets += (targets.empty() ? "" : ",") + (t == "all-linear" ? std::string("all") : t);
+        out << "lora_target: " << targets << "\n";
+        const int64_t bits = f.training()["finetune"]["base_weight_bits"].get<int64_t>();
+        if (method == "qlora" || bits == 8)
+            out << "quantization_bit: " << (method == "qlora" ? 4 : 8) << "\n";
+    }
+    out << "cutoff_len: " << f.training()["sequence_length"].dump() << "\n";
+    out << "per_device_train_batch_size: " << f.training()["micro_batch_size"].dump() << "\n";
+    out << "gradient_accumulation_steps: " << f.training()["gradient_accumulation_steps"].dump() << "\n";
+    const std::string p = f.precision();
+    if (p == "bf16" && method == "full")
+        out << "bf16: true\npure_bf16: true\n";
+    else if (p == "bf16" || p == "bf16_mixed" || p == "amp_bf16")
+        out << "bf16: true\n";
+    else if (p == "fp16_mixed" || p == "amp_fp16")
+        out << "fp16: true\n";
+    if (!f.recompute())
+        out << "disable_gradient_checkpointing: true\n";
+    if (f.training()["attention"] == "flash")
+        out << "flash_attn: fa2\n";
+    if (f.zero() > 0 && f.s["framework"] == "deepspeed")
+        out << "deepspeed: "
+            << deepspeedName(f, "examples/deepspeed/", "ds_z{N}{offload}_config.json") << "\n";
+    else if (f.zero() > 0)
+        r.notes.push_back("parallelism.zero_stage: FSDP is not written (LLaMA-Factory takes it "
+                          "from an Accelerate config)");
+    commonTrainerNotes(f, r.notes);
+    r.text = out.str();
+    return r;
+}
+
+} // namespace vramplan::exports
