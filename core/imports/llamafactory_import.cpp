@@ -101,9 +101,15 @@ void importLlamaFactory(ConfigDoc &doc, Draft &draft)
                          : std::vector<std::string>{"all-linear"},
                   target ? doc.origin("lora_target")
                          : lfDefault("lora_target all", "finetuning_args.py"));
-        if (const auto dropout = doc.take("lora_dropout"); dropout && dropout->is_number())
+        // LoraArguments.lora_dropout defaults to 0.0 there (checked at commit 00577a8), not
+        // PEFT's or the scenario's 0.05: an adapter without dropout saves no mask.
+        const nlohmann::json *dropout = doc.take("lora_dropout");
+        if (dropout && dropout->is_number())
             draft.set("training.finetune.lora_dropout", dropout->get<double>(),
                       doc.origin("lora_dropout"));
+        else if (!dropout)
+            draft.set("training.finetune.lora_dropout", 0.0,
+                      lfDefault("lora_dropout 0.0", "finetuning_args.py"));
         doc.use("lora_alpha");
         if (doc.take("additional_target"))
             draft.warn(doc.origin("additional_target") +

@@ -62,7 +62,8 @@ void importHfTrainer(ConfigDoc &doc, Draft &draft)
         }
     } else {
         draft.set("training.optimizer", "adamw",
-                  transformersDefault("optim adamw_torch (adamw_torch_fused since 4.55), AdamW"));
+                  transformersDefault("optim adamw_torch (adamw_torch_fused under torch >= 2.8 "
+                                      "in recent releases), AdamW"));
     }
 
     // Sequence length: TRL's SFTConfig/DPOConfig max_length (max_seq_length before TRL 0.20).

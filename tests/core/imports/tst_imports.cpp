@@ -142,7 +142,7 @@ void TestImports::realFiles_data()
              "training.finetune.method": "full", "framework": "transformers", "training.loop": "trainer",
              "model.preset": "mistral-7b", "parallelism.zero_stage": 0})J")
         << std::string(R"J({"training.sequence_length": "F0:max_seq_length",
-             "training.optimizer": "transformers default optim adamw_torch (adamw_torch_fused since 4.55), AdamW (src/transformers/training_args.py)"})J")
+             "training.optimizer": "transformers default optim adamw_torch (adamw_torch_fused under torch >= 2.8 in recent releases), AdamW (src/transformers/training_args.py)"})J")
         << std::string() << std::string("F0:learning_rate");
     QTest::newRow("hf zephyr sft qlora")
         << std::string("hf/zephyr-7b-beta_sft_config_qlora.yaml") << 1 << std::string()
@@ -213,9 +213,11 @@ void TestImports::realFiles_data()
         << std::string(R"J({"training.finetune.method": "lora", "training.finetune.lora_rank": 8,
              "training.finetune.lora_targets": ["all-linear"], "training.micro_batch_size": 1,
              "training.gradient_accumulation_steps": 8, "training.precision": "bf16",
-             "parallelism.zero_stage": 0, "framework": "transformers"})J")
+             "parallelism.zero_stage": 0, "framework": "transformers",
+             "training.finetune.lora_dropout": 0.0})J")
         << std::string(R"J({"training.finetune.lora_targets": "F0:lora_target",
-             "training.precision": "F0:bf16: bf16 base, fp32 adapters"})J")
+             "training.precision": "F0:bf16: bf16 base, fp32 adapters",
+             "training.finetune.lora_dropout": "LLaMA-Factory default lora_dropout 0.0 (src/llamafactory/hparams/finetuning_args.py)"})J")
         << std::string() << std::string("F0:lr_scheduler_type");
     QTest::newRow("llamafactory qlora otfq")
         << std::string("llamafactory/examples/train_qlora/qwen3_lora_sft_otfq.yaml") << 1
