@@ -80,6 +80,10 @@ Estimate estimateRl(const Scenario &s)
             kept.push_back(w);
     if (!e.fits)
         kept.push_back({WarningCode::DoesNotFit, -e.headroomBytes});
+    // A rollout engine whose budget leaves no KV cache for one request refuses to start (as a
+    // server would: serving/), whatever the phases' totals say.
+    if (!plan.engineStarts)
+        kept.push_back({WarningCode::ServingFails});
     e.warnings = kept;
     return e;
 }

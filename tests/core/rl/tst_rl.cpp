@@ -192,6 +192,26 @@ private slots:
         QVERIFY(relativelyClose(one.rl.engineBudgetBytes, 0.6 * 79.22 * GiB, 0.02));
     }
 
+    // An engine whose budget holds no KV cache for one request would not start: the estimate
+    // says so in its warnings (and rl.engine_starts), not only in a flag.
+    void engineThatCannotStartWarns()
+    {
+        Scenario s = scenarioFile("rl_grpo_verl_qwen2.5-7b.vramplan.json");
+        const auto serverFails = [](const Estimate &e) {
+            for (const auto &w : e.warnings)
+                if (w.code == WarningCode::ServingFails)
+                    return true;
+            return false;
+        };
+        const Estimate fine = estimate(s);
+        QVERIFY(fine.rl.engineStarts);
+        QVERIFY(!serverFails(fine));
+        s.rl.rollout.gpuMemoryUtilization = 0.1; // 8 GiB: less than the 7B policy's weights
+        const Estimate starved = estimate(s);
+        QVERIFY(!starved.rl.engineStarts);
+        QVERIFY(serverFails(starved));
+    }
+
     // Phases: totals add up, the overall peak is the largest phase, the holder is named, DPO has
     // no generation, an engine on GPUs of its own leaves the trainer's generation light.
     void phaseSanity_data()
