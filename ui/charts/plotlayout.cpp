@@ -73,4 +73,22 @@ bool setLegendColumns(QCPLegend *legend, int columns)
     return true;
 }
 
+QCPTextElement *titleAndLegendAbove(QCustomPlot *plot, const QString &title)
+{
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    auto *text = new QCPTextElement(plot, title);
+    text->setMargins(QMargins(5, 2, 5, 0));
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, text);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot->legend->setVisible(true);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setBrush(Qt::NoBrush);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    return text;
+}
+
 } // namespace vramplan::ui

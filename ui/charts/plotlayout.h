@@ -10,6 +10,7 @@
 class QString;
 
 class QCPLegend;
+class QCPTextElement;
 class QCustomPlot;
 
 namespace vramplan::ui {
@@ -27,6 +28,10 @@ int fittingColumns(const QCPLegend *legend, int width);
 int fittingColumns(const QCPLegend *legend, const std::vector<int> &widths, int width);
 // The width a plottable's entry named `name` takes in `legend`, with no margins of its own.
 int legendEntryWidth(const QCPLegend *legend, const QString &name);
+
+// A chart whose plot needs the full width: its title in the top row, the legend (borderless,
+// filled column by column) under it, the plot below; returns the title element.
+QCPTextElement *titleAndLegendAbove(QCustomPlot *plot, const QString &title);
 
 // Rearranges the legend into that many columns, row by row; false when it already had them.
 bool setLegendColumns(QCPLegend *legend, int columns);

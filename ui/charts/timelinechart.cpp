@@ -47,19 +47,7 @@ TimelineChart::TimelineChart(QWidget *parent)
 
     // Six bars need the full width for their labels: the legend goes above the plot, in rows,
     // under the title (which the curves above it have too: a chart says what it shows).
-    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_title = new QCPTextElement(m_plot, tr("Memory through one training step"));
-    m_title->setMargins(QMargins(5, 2, 5, 0));
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_title);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setBrush(Qt::NoBrush);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_title = titleAndLegendAbove(m_plot, tr("Memory through one training step"));
     m_plot->legend->setMargins(QMargins(6, 4, 6, 0));
 
     QCPAxis *x = m_plot->xAxis;

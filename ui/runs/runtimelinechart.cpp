@@ -1,6 +1,7 @@
 #include "runs/runtimelinechart.h"
 
 #include "charts/chartstyle.h"
+#include "charts/plotlayout.h"
 #include "charts/sizeaxis.h"
 #include "charts/ticklabels.h"
 #include "runs/timelinebuckets.h"
@@ -62,19 +63,7 @@ RunTimelineChart::RunTimelineChart(QWidget *parent)
     m_plot->setMinimumSize(200, 180);
 
     // The legend above the plot, under the title, as the estimated timeline has it.
-    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_title = new QCPTextElement(m_plot, tr("Measured through the run, over the planned step"));
-    m_title->setMargins(QMargins(5, 2, 5, 0));
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_title);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setBrush(Qt::NoBrush);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_title = titleAndLegendAbove(m_plot, tr("Measured through the run, over the planned step"));
     m_plot->legend->setWrap(2);
     styleAxes(m_plot);
     // The plan's phases named along the top, over their slots.
