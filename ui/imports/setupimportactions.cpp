@@ -3,6 +3,8 @@
 
 #include "imports/setupimportactions.h"
 
+#include "document/dialogs.h"
+
 #include "catalog.h"
 #include "document/document.h"
 #include "mainwindow.h"
@@ -72,7 +74,7 @@ void SetupImportActions::addTo(QMenu *file)
 
 void SetupImportActions::chooseFiles()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(
+    const QStringList paths = Dialogs::openFileNames(
         m_window, tr("Import Training Setup"), m_folder,
         tr("Training setups (*.json *.yaml *.yml *.toml *.sh);;All files (*)"));
     if (paths.isEmpty())
@@ -83,6 +85,9 @@ void SetupImportActions::chooseFiles()
 
 bool SetupImportActions::askWithDialogs(Question question, const QString &why, QString &answer)
 {
+    // Scripted (tests, the monkey), nothing may block: the question goes unanswered.
+    if (Dialogs::scripted())
+        return false;
     bool ok = false;
     QString text;
     if (question == Question::Gpus) {
@@ -238,9 +243,12 @@ void SetupImportActions::chooseExport()
                                tr("torchtune overrides (*.txt)"),
                                tr("Megatron-LM flags (*.sh)")};
     QString filter = names.first();
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export Training Setup"),
-                                                      m_folder, names.join(QStringLiteral(";;")),
-                                                      &filter);
+    // The format is the filter chosen; scripted (no dialog), the scripted file is DeepSpeed's.
+    const QString path =
+        Dialogs::scripted()
+            ? Dialogs::saveFileName(m_window, tr("Export Training Setup"), m_folder, filter)
+            : QFileDialog::getSaveFileName(m_window, tr("Export Training Setup"), m_folder,
+                                           names.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
     m_folder = QFileInfo(path).absolutePath();
@@ -253,14 +261,14 @@ bool SetupImportActions::exportTo(const QString &path, ExportFormat format)
     const auto result = exportTrainingSetup(m_window->document()->scenario(), format);
     if (!result) {
         m_lastProblem = QString::fromStdString(result.error);
-        QMessageBox::warning(m_window, tr("Export Training Setup"), m_lastProblem);
+        Dialogs::problem(m_window, tr("Export Training Setup"), m_lastProblem);
         return false;
     }
     QSaveFile file(path);
     const QByteArray bytes = QByteArray::fromStdString(result.value->text);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         m_lastProblem = tr("%1: cannot be written (%2)").arg(path, file.errorString());
-        QMessageBox::warning(m_window, tr("Export Training Setup"), m_lastProblem);
+        Dialogs::problem(m_window, tr("Export Training Setup"), m_lastProblem);
         return false;
     }
     QStringList notes;
