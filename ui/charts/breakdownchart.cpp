@@ -1,6 +1,5 @@
 #include "charts/breakdownchart.h"
 
-#include "charts/whiskerlegenditem.h"
 
 #include "charts/breakdowngeometry.h"
 
@@ -59,20 +58,6 @@ double sanitized(double v)
 }
 
 } // namespace
-
-// The whisker left of the bar has its own entry, after the components (issue 21 #26): the
-// legend is rebuilt when the components shown change, which deletes its items.
-void BreakdownChart::addBandToLegend()
-{
-    m_bandLegend = new WhiskerLegendItem(m_plot->legend, likelyRangeName());
-    m_bandLegend->setPen(m_bandPen);
-    m_plot->legend->addItem(m_bandLegend);
-}
-
-QString BreakdownChart::likelyRangeName()
-{
-    return tr("likely range of the device total");
-}
 
 QStringList BreakdownChart::measuredNames()
 {

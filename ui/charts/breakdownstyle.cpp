@@ -1,5 +1,5 @@
-// The breakdown chart's colours and fonts, from its widget's palette and font, again whenever
-// either changes (a dark palette, a zoomed font).
+// The breakdown chart's colours, fonts and legend entries: from its widget's palette and font,
+// again whenever either changes (a dark palette, a zoomed font), and the likely range's entry.
 
 #include "charts/breakdownchart.h"
 #include "charts/whiskerlegenditem.h"
@@ -73,6 +73,20 @@ void BreakdownChart::applyFonts()
     m_gapLabel->setFont(bold);
     for (QCPTextElement *text : {m_measuredHeading, m_measuredNames, m_measuredValues})
         text->setFont(base);
+}
+
+// The whisker left of the bar has its own entry, after the components (issue 21 #26): the
+// legend is rebuilt when the components shown change, which deletes its items.
+void BreakdownChart::addBandToLegend()
+{
+    m_bandLegend = new WhiskerLegendItem(m_plot->legend, likelyRangeName());
+    m_bandLegend->setPen(m_bandPen);
+    m_plot->legend->addItem(m_bandLegend);
+}
+
+QString BreakdownChart::likelyRangeName()
+{
+    return tr("likely range of the device total");
 }
 
 } // namespace vramplan::ui
