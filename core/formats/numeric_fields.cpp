@@ -50,6 +50,19 @@ const NumericField fields[] = {
     VP_INT("model.moe.experts_per_token", model.moe.expertsPerToken, 0, 1024),
     VP_INT("model.moe.expert_ffn_hidden_size", model.moe.expertFfnHiddenSize, 0, 1 << 20),
     VP_REAL("gpu.memory_gib", gpu.memoryGiB, 0.001, 1.0e6),
+    // The `rl` section (docs/rl.md), for a scenario that has one; bounds as its reader's
+    // (scenario_rl_reader.cpp). A utilization of 0 means "the framework's default" there, so a
+    // sweep starts above it.
+    VP_INT("rl.group_size", rl.groupSize, 1, 1 << 16),
+    VP_INT("rl.prompt_tokens", rl.promptTokens, 1, 1 << 24),
+    VP_INT("rl.response_tokens", rl.responseTokens, 1, 1 << 24),
+    VP_INT("rl.log_prob_micro_batch_size", rl.logProbMicroBatchSize, 1, 1 << 20),
+    VP_REAL("rl.beta", rl.beta, 0, 1.0e6),
+    VP_REAL("rl.rollout.gpu_memory_utilization", rl.rollout.gpuMemoryUtilization, 0.01, 1.0),
+    VP_INT("rl.rollout.sleep_level", rl.rollout.sleepLevel, 0, 2),
+    VP_INT("rl.rollout.tensor_parallel", rl.rollout.tensorParallel, 1, 1 << 14),
+    VP_INT("rl.rollout.max_num_seqs", rl.rollout.maxNumSeqs, 1, 1 << 20),
+    VP_INT("rl.rollout.gpus", rl.rollout.gpus, 1, 1 << 20),
 };
 
 #undef VP_INT
@@ -86,6 +99,8 @@ std::string setNumericField(Scenario &s, const NumericField &field, double value
                " .. " + std::to_string(field.max);
     if (field.integer && std::floor(value) != value)
         return path + ": must be a whole number, got " + std::to_string(value);
+    if (path.starts_with("rl.") && !s.rl.present())
+        return path + ": the scenario has no rl section";
     // A head width that followed the hidden size keeps following it.
     const bool derivedHeadDim = s.model.headDim * s.model.attentionHeads == s.model.hiddenSize;
     field.set(s, value);

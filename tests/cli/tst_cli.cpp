@@ -217,6 +217,7 @@ private slots:
     void sweepTensorParallelRowErrors();
     void sweepBadVary_data();
     void sweepBadVary();
+    void sweepRlFields();
 
     void advise();
     void adviseRefusesBadOptions_data();
@@ -956,6 +957,42 @@ void TestCli::sweepTensorParallelRowErrors()
             QVERIFY(row.at(device).toDouble(&ok) > 0 && ok);
         }
     }
+}
+
+// The rl section's fields sweep like the others (each row is the RL step's peak phase); on a
+// scenario without the section, every row says so.
+void TestCli::sweepRlFields()
+{
+    const QString file = scenarioPath(QStringLiteral("rl_grpo_verl_qwen2.5-7b.vramplan.json"));
+    const CliResult r = runCli({"sweep", file, "--vary", "rl.response_tokens=1024:4096:1024"});
+    VERIFY_RAN(r);
+    COMPARE_EXIT(r, 0);
+    const Csv csv = parseCsv(r.out);
+    QCOMPARE(csv.rows.size(), 4);
+    const int device = csv.column(QStringLiteral("device_bytes"));
+    QVERIFY(device > 0);
+    // The file's own 1024 response tokens: the row is the file's estimate.
+    const CliResult own = runCli({"estimate", file});
+    VERIFY_RAN(own);
+    const auto peak = QJsonDocument::fromJson(own.out).object().value("peak").toObject();
+    QCOMPARE(csv.rows.at(0).at(device),
+             QString::number(qint64(peak.value("device_bytes").toDouble())));
+    double previous = 0;
+    for (const QStringList &row : csv.rows) {
+        QVERIFY2(row.back().isEmpty(), qPrintable(row.back()));
+        const double bytes = row.at(device).toDouble();
+        QVERIFY2(bytes > previous, qPrintable(row.join(QLatin1Char(','))));
+        previous = bytes;
+    }
+
+    const CliResult plain =
+        runCli({"sweep", scenarioPath(gpt2H100), "--vary", "rl.group_size=4:5"});
+    VERIFY_RAN(plain);
+    COMPARE_EXIT(plain, 0);
+    const Csv refused = parseCsv(plain.out);
+    QCOMPARE(refused.rows.size(), 2);
+    for (const QStringList &row : refused.rows)
+        QCOMPARE(row.back(), QStringLiteral("rl.group_size: the scenario has no rl section"));
 }
 
 void TestCli::sweepBadVary_data()

@@ -773,17 +773,33 @@ void TestScenarioParsing::numericFieldsMatchJson()
         "gpu": {"memory_gib": 40})")
                                              .toStdString());
     QVERIFY2(parsed, parsed.error.c_str());
+    // The rl fields are read from a scenario with every one of them set.
+    const auto withRl = scenarioFromText(doc(R"("model": {"preset": "qwen2.5-7b"},
+        "training": {"micro_batch_size": 2},
+        "parallelism": {"gpus": 8, "zero_stage": 3},
+        "rl": {"algorithm": "grpo", "framework": "verl", "group_size": 5,
+               "prompt_tokens": 512, "response_tokens": 1536,
+               "log_prob_micro_batch_size": 4, "beta": 0.001,
+               "rollout": {"engine": "vllm", "placement": "separate", "gpus": 2,
+                           "gpu_memory_utilization": 0.6, "sleep_level": 2,
+                           "tensor_parallel": 2, "max_num_seqs": 128}})")
+                                             .toStdString());
+    QVERIFY2(withRl, withRl.error.c_str());
     const json file = scenarioToJson(*parsed.value);
+    const json rlFile = scenarioToJson(*withRl.value);
     std::set<std::string_view> seen;
     for (const auto &field : numericFields()) {
         QVERIFY2(seen.insert(field.path).second, std::string(field.path).c_str());
+        const bool rl = field.path.starts_with("rl.");
+        const json &written = rl ? rlFile : file;
+        const Scenario &read = rl ? *withRl.value : *parsed.value;
         std::string pointer = "/" + std::string(field.path);
         std::replace(pointer.begin(), pointer.end(), '.', '/');
         const json::json_pointer at(pointer);
-        QVERIFY2(file.contains(at), std::string(field.path).c_str());
-        QVERIFY2(file[at].is_number(), std::string(field.path).c_str());
-        QCOMPARE(field.get(*parsed.value), file[at].get<double>());
-        QCOMPARE(field.integer, file[at].is_number_integer());
+        QVERIFY2(written.contains(at), std::string(field.path).c_str());
+        QVERIFY2(written[at].is_number(), std::string(field.path).c_str());
+        QCOMPARE(field.get(read), written[at].get<double>());
+        QCOMPARE(field.integer, written[at].is_number_integer());
     }
 }
 
@@ -799,6 +815,23 @@ void TestScenarioParsing::findNumericField()
     QVERIFY(!vramplan::findNumericField("training.micro_batch_size "));
     QVERIFY(!vramplan::findNumericField("micro_batch_size"));
     QVERIFY(QString::fromStdString(numericFieldPaths()).contains("training.micro_batch_size"));
+
+    // An rl field needs an rl section: refused on a scenario without one, set on one with it.
+    const NumericField *response = vramplan::findNumericField("rl.response_tokens");
+    QVERIFY(response);
+    const auto plain = scenarioFromText(Catalog::builtin().defaultScenarioText());
+    QVERIFY2(plain, plain.error.c_str());
+    Scenario s = *plain.value;
+    QCOMPARE(setNumericField(s, *response, 2048),
+             std::string("rl.response_tokens: the scenario has no rl section"));
+    const auto rl = scenarioFromText(doc(R"("model": {"preset": "qwen2.5-7b"},
+        "parallelism": {"gpus": 8, "zero_stage": 3},
+        "rl": {"algorithm": "grpo", "framework": "verl", "response_tokens": 1024})")
+                                         .toStdString());
+    QVERIFY2(rl, rl.error.c_str());
+    Scenario longer = *rl.value;
+    QCOMPARE(setNumericField(longer, *response, 8192), std::string());
+    QCOMPARE(longer.rl.responseTokens, int64_t(8192));
 }
 
 QTEST_APPLESS_MAIN(TestScenarioParsing)
