@@ -37,6 +37,10 @@ enum class LayerPart
 void layerInventory(const StageContext &c, const Dims &d, LayerSpec spec, LayerPart part,
                     Inventory &inv);
 std::string_view mixerSource(Mixer mixer);
+// What the stage's first layer (of group `group`) adds to the gradients at the end of backward,
+// from its saved or recomputed tensors (`whole`, its mixer part's `mixerPart`), less its own and
+// an untied embedding's gradients, made only after them (layer_inventory.cpp).
+double firstLayerLeftAtEnd(const StageContext &c, size_t group, double whole, double mixerPart);
 
 // Whether a linear layer keeps its input for backward (activations.cpp).
 bool linearSavesInput(const StageContext &c, std::string_view loraName);
@@ -90,8 +94,19 @@ void addKimiDeltaExtras(const StageContext &c, const Dims &d, Inventory &inv);
 void addMamba(const StageContext &c, const Dims &d, Inventory &inv);
 void addShortConv(const StageContext &c, const Dims &d, Inventory &inv);
 double mambaTorchTransientBytes(const StageContext &c, const Dims &d);
-// The gradients alive when the earliest Mamba2 layer runs its torch backward (mixer_activations.cpp).
-double gradientsBeforeFirstMambaBackward(const StageContext &c);
+// Bytes of the gradients of `elements` trainable elements where backward makes them one layer at
+// a time (a full fine-tune, one stage, one micro-batch, unsharded), else 0 (mixer_activations.cpp).
+double layerByLayerGradientBytes(const StageContext &c, double elements);
+// What autograd holds when a Mamba2 layer runs its torch scan's backward, at the stage's Mamba2
+// layer where that is largest (mixer_activations.cpp), from what one layer of each group keeps
+// in its mixer and MLP parts: the saved tensors of the layers before it and of its mixer, and
+// the gradients of what runs its backward before it.
+struct MambaScanMoment
+{
+    double saved = 0, gradients = 0;
+};
+MambaScanMoment mambaScanMoment(const StageContext &c, const std::array<double, 8> &mixerSaved,
+                                const std::array<double, 8> &mlpSaved);
 
 // The MLP (mlp_activations.cpp).
 // The MLP sublayer of a layer of the given kind after its norm: a dense MLP, or a MoE layer's

@@ -218,27 +218,64 @@ void addActivations(const StageContext &c, ItemSink &out)
     }
 
     // Layers of each part's kind that keep their tensors on this stage.
+    const auto keptByLayer = [&](const Saved &e) {
+        // Megatron selective recompute drops the attention core; SAC recomputes what is not
+        // kept from the kept matmul and attention outputs.
+        return !(selective && !sac && e.score) && !(sac && !e.keptBySac);
+    };
+    for (auto &part : parts)
+        if (part.layers * keptShare * c.inFlight > 0 && kept > 0)
+            for (const auto &e : *part.inventory)
+                part.kept += keptByLayer(e) ? e.bytes : 0.0;
+    bool mambaHere = false;
+    for (const auto &group : groups)
+        mambaHere = mambaHere || (group.count > 0 && (group.spec.mixer == Mixer::Mamba ||
+                                                      group.spec.mixer == Mixer::AttentionAndMamba));
+    const bool mambaTorch = mambaHere && c.t.linearKernels == LinearKernels::Torch;
+    // With the torch Mamba2 scan the backward peaks inside a Mamba2 layer (below): the layers
+    // whose backward has run have freed what they saved, so the per-layer items live until
+    // backward starts and one item holds what is left at that layer (mixer_activations.cpp).
+    MambaScanMoment scan;
+    if (mambaTorch) {
+        std::array<double, 8> mixerSaved{}, mlpSaved{};
+        for (size_t g = 0; g < groups.size(); ++g) {
+            mixerSaved[g] = parts[size_t(mixerPartOf[g])].kept;
+            mlpSaved[g] = parts[size_t(mlpPartOf[g])].kept;
+        }
+        scan = mambaScanMoment(c, mixerSaved, mlpSaved);
+    }
+    const bool scanPeak = mambaTorch && recomputed == 0 && kept > 0;
+    const unsigned layerSavedPhases =
+        scanPeak ? savedPhases & ~phaseBit(Phase::LayerBackward) : savedPhases;
     for (auto &part : parts) {
         const double count = part.layers * keptShare * c.inFlight;
         if (!(count > 0) || !(kept > 0))
             continue;
-        for (const auto &e : *part.inventory) {
-            if (selective && !sac && e.score)
-                continue; // Megatron selective recompute drops the attention core
-            if (sac && !e.keptBySac)
-                continue; // recomputed from the kept matmul and attention outputs
-            part.kept += e.bytes;
-            out.add(A, e.name, e.formula, part.source, e.bytes, count, savedPhases);
-        }
+        for (const auto &e : *part.inventory)
+            if (keptByLayer(e))
+                out.add(A, e.name, e.formula, part.source, e.bytes, count, layerSavedPhases);
+    }
+    if (scanPeak) {
+        // Other micro-batches in flight (pipeline schedules) keep all they saved.
+        double all = 0;
+        for (const auto &part : parts)
+            all += part.kept * part.layers;
+        out.add(A, "saved tensors left when a Mamba2 layer's scan runs its backward",
+                "layers before it + its mixer (+ other micro-batches in flight: all)",
+                "backward order; measured on an H200", scan.saved + all * (c.inFlight - 1), 1,
+                phaseBit(Phase::LayerBackward));
     }
     // What one layer of the stage's first kind keeps: its mixer part's and its MLP part's.
-    const double keptFirst =
-        parts[size_t(mixerPartOf[firstKind])].kept + parts[size_t(mlpPartOf[firstKind])].kept;
+    const double mixerFirst = parts[size_t(mixerPartOf[firstKind])].kept;
+    const double keptFirst = mixerFirst + parts[size_t(mlpPartOf[firstKind])].kept;
     if (recomputed == 0 && kept > 0)
         // At the end of backward the first layer still holds what it saved, until its own
-        // backward has consumed it (DeepSeek's first layers are dense).
-        out.add(A, "first layer's saved tensors (consumed last)", "one layer's inventory",
-                "autograd", keptFirst, 1, phaseBit(Phase::BackwardEnd));
+        // backward has consumed it (DeepSeek's first layers are dense), less the gradients not
+        // made by then (layer_inventory.cpp).
+        out.add(A, "first layer's saved tensors (consumed last)",
+                "one layer's inventory less its and an untied embedding's gradients, not yet made",
+                "autograd", firstLayerLeftAtEnd(c, firstKind, keptFirst, mixerFirst), 1,
+                phaseBit(Phase::BackwardEnd));
     if (recomputed > 0) {
         // torch.utils.checkpoint / Megatron recompute keep each layer's input (Korthikanti
         // §4.2: 2sbh per layer) and rebuild one layer's activations inside its backward.
@@ -261,16 +298,15 @@ void addActivations(const StageContext &c, ItemSink &out)
         // backward comes last, when the kept layers' activations are already gone. The last
         // layer recomputed is the stage's first (a dense one of DeepSeek's first stage).
         const double firstLayerTotal = layerTotalOf(firstKind);
-        if (recomputed >= L && layerTotal > firstLayerTotal) {
+        if (recomputed >= L)
             out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
                     "torch.utils.checkpoint", layerTotal, 1, phaseBit(Phase::LayerBackward));
-            out.add(A, "first layer recomputed during its backward", "the layer's full inventory",
-                    "torch.utils.checkpoint", firstLayerTotal, 1, phaseBit(Phase::BackwardEnd));
-        } else {
-            out.add(A, "one layer recomputed during its backward", "the layer's full inventory",
-                    "torch.utils.checkpoint", recomputed < L ? firstLayerTotal : layerTotal, 1,
-                    recomputed < L ? phaseBit(Phase::BackwardEnd) : backwardPhases);
-        }
+        out.add(A, "first layer recomputed during its backward",
+                "the layer's full inventory less its and an untied embedding's gradients",
+                "torch.utils.checkpoint",
+                firstLayerLeftAtEnd(c, firstKind, firstLayerTotal,
+                                    parts[size_t(mixerPartOf[firstKind])].total),
+                1, phaseBit(Phase::BackwardEnd));
     }
     if (c.hasEmbedding && c.t.dropout > 0 && hasResidualDropout(c.m.family))
         out.add(A, "embedding dropout mask", "b*s*h*1", "nn.Dropout", d.tokens * d.h / d.outsideDiv,
@@ -280,6 +316,18 @@ void addActivations(const StageContext &c, ItemSink &out)
         // transformers builds one 4-D causal mask in the compute dtype for eager attention.
         out.add(A, "4-D causal mask (eager)", "b*s^2*c", "transformers modeling_attn_mask_utils",
                 b * s * s / double(c.cp) * d.c, 1, savedPhases);
+    if (c.t.attention == Attention::Sdpa && c.hfModelCode() && !sdpaMathPath(c) &&
+        c.m.slidingWindow > 0 && s > double(c.m.slidingWindow) && c.m.layers > 0)
+        // A sliding-window layer longer than its window cannot skip its mask: transformers hands
+        // SDPA a boolean b x 1 x s x s mask (masking_utils sdpa_mask), torch converts it to an
+        // additive mask in the query's dtype in every call (convert_boolean_attn_mask), and the
+        // efficient and cuDNN kernels keep that bias for backward: one per sliding layer kept.
+        out.add(A, "sliding-window mask kept by SDPA (one per sliding layer)", "b*s^2*c per layer",
+                "torch scaled_dot_product_attention; transformers masking_utils",
+                b * s * s / double(c.cp) * d.c,
+                double(c.m.slidingLayers) * double(c.stageLayers) / double(c.m.layers) *
+                    keptShare * c.inFlight,
+                savedPhases);
 
     // The backward working set: gradients flowing through one layer (its intermediate and
     // hidden-size gradients), and for eager attention the s^2 gradient of the probabilities.
@@ -319,16 +367,12 @@ void addActivations(const StageContext &c, ItemSink &out)
                 d.tokens * 2 * d.h * d.c, n, savedPhases);
     }
 
-    bool mambaHere = false;
-    for (const auto &group : groups)
-        mambaHere = mambaHere || (group.count > 0 && (group.spec.mixer == Mixer::Mamba ||
-                                                      group.spec.mixer == Mixer::AttentionAndMamba));
-    if (mambaHere && c.t.linearKernels == LinearKernels::Torch)
+    if (mambaTorch)
         out.add(Component::Temporary, "Mamba2 torch scan: largest summed product (fp32, one layer)",
                 "b*s_chunked*heads*max(chunk*state, chunk*head_dim, head_dim*state)*4",
                 "transformers Mamba2 mixers' torch_forward",
                 mambaTorchTransientBytes(c, d), 1, phaseBit(Phase::Forward));
-    if (mambaHere && c.t.linearKernels == LinearKernels::Torch)
+    if (mambaTorch)
         // In backward the summed product's gradient is expanded to the product's shape and
         // multiplied by the other factor: two such blocks at once (measured on an H200,
         // Nemotron 3 Nano, tests/data/measured/gpu: 2 x 8 GiB at 2048 tokens).
@@ -338,11 +382,12 @@ void addActivations(const StageContext &c, ItemSink &out)
                 "2*b*s_chunked*heads*max(chunk*state, chunk*head_dim, head_dim*state)*4",
                 "autograd of transformers Mamba2 mixers' torch_forward",
                 2 * mambaTorchTransientBytes(c, d), 1, phaseBit(Phase::LayerBackward));
-    if (mambaHere && c.t.linearKernels == LinearKernels::Torch)
+    if (mambaTorch)
         out.add(Component::Gradients,
-                "gradients of the layers after the earliest Mamba2 layer (its backward)",
-                "trainable elements after it (+ head, final norm) * bytes per gradient",
-                "backward order; measured on an H200", gradientsBeforeFirstMambaBackward(c), 1,
+                "gradients made before a Mamba2 layer's scan runs its backward",
+                "trainable elements of the later layers, its MLP, final norm, head * bytes per "
+                "gradient",
+                "backward order; measured on an H200", scan.gradients, 1,
                 phaseBit(Phase::LayerBackward));
     if (c.m.indexer.heads > 0 && c.hfModelCode())
         // The lightning indexer's scores of every query against every key, in fp32, before

@@ -158,5 +158,35 @@ void layerInventory(const StageContext &c, const Dims &d, LayerSpec spec, LayerP
         inv.push_back({"MLP residual dropout mask", "b*s*h*1", d.tokens * d.h / d.outsideDiv});
 }
 
+// At the end of backward the stage's first layer holds what it saved (or recomputed) until its
+// own backward has consumed it; but until then its own gradients, and an untied embedding's
+// (made last), do not exist, while the gradients item counts them all. What the moment adds to
+// the gradients is what exceeds them: at the layer's MLP backward the whole layer's tensors,
+// none of its gradients made; at its mixer's the mixer part's, the MLP's gradients made
+// (measured on an H200: Qwen3-30B-A3B under HF Trainer peaks at the end of backward with the
+// gradients alone). Where backward does not make the gradients layer by layer, all of it.
+double firstLayerLeftAtEnd(const StageContext &c, size_t group, double whole, double mixerPart)
+{
+    const auto gradientsOf = [&](const WeightList &list) {
+        double bytes = 0;
+        for (const auto &t : list)
+            bytes += layerByLayerGradientBytes(
+                c, double(t.elements()) / (t.tensorParallel ? double(c.tp) : 1.0));
+        return bytes;
+    };
+    const auto &first = c.layerGroups()[group];
+    const double layerGrads = gradientsOf(*first.weights);
+    const double mlpGrads =
+        first.spec.mixer != Mixer::None && first.spec.mlp != LayerMlp::None && layerGrads > 0
+            ? gradientsOf(layerWeights(c.m, LayerSpec{Mixer::None, first.spec.mlp}))
+            : 0.0;
+    double embeddingGrads = 0;
+    if (c.hasEmbedding && !c.m.tiedEmbeddings)
+        for (const auto &t : c.globals)
+            if (t.place == WeightPlace::Embedding)
+                embeddingGrads += layerByLayerGradientBytes(c, double(t.elements()));
+    return std::max({0.0, whole - layerGrads - embeddingGrads,
+                     mixerPart - (layerGrads - mlpGrads) - embeddingGrads});
+}
 
 } // namespace vramplan

@@ -66,10 +66,27 @@ void addLinearAttention(const StageContext &c, const Dims &d, Inventory &inv)
                        padded * hv * (6 * k + 3 * v + 5 * chunk + 4) * 4});
         inv.push_back({"GDN chunk states (torch, fp32)", "b*chunks*Hv*(K*V + 1)*4",
                        b * chunks * hv * (k * v + 1) * 4});
+        if (c.amp)
+            // Under autocast the delta rule's matmuls run in 16 bits and each keeps 16-bit
+            // copies of its fp32 operands: k*beta and k, q and k (the UT system and q k^T), and in
+            // the chunk loop k_cumdecay, the decayed q and k, the intra-chunk attention, v_new
+            // twice and the state twice per chunk. The decayed q and k, v_new and the
+            // intra-chunk attention are then kept only as those copies, and the two products
+            // are 16-bit: per token and head c*(7K + 2V + 64) - 4*(2K + V + 64) - 2*64*(4 - c).
+            inv.push_back({"GDN chunked delta rule under autocast: 16-bit matmul operands",
+                           "b*s64*Hv*(c*(7K + 2V + 64) - 4*(2K + V + 64) - 128*(4 - c)) + "
+                           "b*chunks*Hv*2*K*V*c",
+                           std::max(0.0, padded * hv *
+                                                 (cb * (7 * k + 2 * v + chunk) -
+                                                  4 * (2 * k + v + chunk) - 2 * chunk * (4 - cb)) +
+                                             b * chunks * hv * 2 * k * v * cb)});
         // Qwen3_5RMSNormGated: the fp32 input and its rstd, the normed product cast back, the
-        // gate in fp32, its SiLU and the weighted product (16-bit where the model is).
+        // gate in fp32, its SiLU and the weighted product (16-bit where the model is; fp32
+        // under autocast, where the weight is fp32).
+        const double weighted = c.amp ? 4.0 : cb;
         inv.push_back({"GDN gated RMSNorm (torch: fp32 copies, the gate's SiLU)",
-                       "b*s*Hv*(V*(12 + 2c) + 4)", t * hv * (v * (12 + 2 * cb) + 4)});
+                       "b*s*Hv*(V*(12 + c + weighted bytes) + 4)",
+                       t * hv * (v * (12 + cb + weighted) + 4)});
     } else {
         const double hq = c.m.family == Family::Qwen3Next ? hv : hk;
         inv.push_back({"GDN conv1d input (causal_conv1d_fn)", "b*s*(2*Hk*K + Hv*V)*c",
@@ -196,43 +213,91 @@ double mambaTorchTransientBytes(const StageContext &c, const Dims &d)
     return padded * double(mb.heads) / d.tp * std::max({l * n, l * p, p * n}) * 4;
 }
 
-// Backward reaches the earliest Mamba2 layer last, when every later layer, the final norm and
-// the head have their gradients; with the torch scan's backward transient that moment is the
-// peak (measured on an H200: Nemotron 3 Nano's first layer, with both MoE layers' expert
-// gradients alive, tests/data/measured/gpu). Full fine-tunes on one pipeline stage; gradients
-// in their training dtype (state_rules.h gradientBytes), split by tensor parallelism.
-double gradientsBeforeFirstMambaBackward(const StageContext &c)
+// Bytes of the gradients of `elements` (local) trainable elements where backward makes them one
+// layer at a time: a full fine-tune on one pipeline stage, one micro-batch a step (with
+// accumulation they are alive all step already, model_states.cpp), neither ZeRO-2/3 nor
+// Megatron (which reduce them into shards or buffers); in their training dtype (state_rules.h
+// gradientBytes). 0 elsewhere: what is alive then does not depend on the backward order.
+double layerByLayerGradientBytes(const StageContext &c, double elements)
 {
-    if (!c.full || c.pp > 1)
-        return 0;
-    int64_t first = -1;
-    for (int64_t i = 0; i < c.m.layers && first < 0; ++i) {
-        const Mixer mixer = c.m.mixerOf(i);
-        if (mixer == Mixer::Mamba || mixer == Mixer::AttentionAndMamba)
-            first = i;
-    }
-    if (first < 0)
-        return 0;
-    const double tp = double(c.tp);
-    auto elements = [tp](const WeightTensor &t) {
-        return double(t.elements()) / (t.tensorParallel ? tp : 1.0);
+    const bool made = c.full && c.pp == 1 && c.t.gradientAccumulationSteps <= 1 &&
+                      c.p.zeroStage < 2 && c.s.framework != Framework::Megatron;
+    return made ? elements * gradientBytes(c) : 0.0;
+}
+
+// What autograd holds when a Mamba2 layer's torch scan runs its backward (the step's peak with
+// the scan's two fp32 blocks, activations.cpp). Backward runs the layers last to first: each
+// frees what it saved and leaves its weights' gradients. At a Mamba2 layer's scan the layers
+// before it and its own mixer still hold their saved tensors (its MLP, after the mixer in the
+// layer, has run its backward and freed them), and the layers after it, its MLP, the final norm
+// and the head have their gradients. The moment is taken at the stage's Mamba2 layer where that
+// is largest: the earliest where later MoE layers' expert gradients outweigh the activations
+// freed on the way (Nemotron 3 Nano's first layer), the latest where each layer's activations
+// outweigh its gradients (Granite 4.0-H Tiny) (allocator snapshots of an H200,
+// tests/data/measured/gpu). Gradients count where backward makes them one layer at a time
+// (layerByLayerGradientBytes), split by tensor parallelism; without them the moment is the last
+// Mamba2 layer's.
+MambaScanMoment mambaScanMoment(const StageContext &c, const std::array<double, 8> &mixerSaved,
+                                const std::array<double, 8> &mlpSaved)
+{
+    const auto &groups = c.layerGroups();
+    const bool gradients = layerByLayerGradientBytes(c, 1) > 0;
+    auto tensorBytes = [&](const WeightTensor &t) {
+        return layerByLayerGradientBytes(c, double(t.elements()) /
+                                                (t.tensorParallel ? double(c.tp) : 1.0));
     };
-    double later = 0;
-    for (int64_t i = first + 1; i < c.m.layers; ++i) {
-        const LayerSpec spec = c.m.layerSpec(i);
-        for (const auto &group : c.layerGroups()) {
-            if (!(group.spec == spec))
-                continue;
-            for (const auto &t : *group.weights)
-                later += elements(t);
-            break;
-        }
+    auto bytesOf = [&](const WeightList &list) {
+        double bytes = 0;
+        for (const auto &t : list)
+            bytes += tensorBytes(t);
+        return bytes;
+    };
+    // Per group: a layer's gradients, and those of its MLP part (with the layer's norms, a few
+    // h) where the layer also has a mixer.
+    std::array<double, 8> layerGrads{}, mlpGrads{};
+    for (size_t g = 0; g < groups.size(); ++g) {
+        if (!(groups[g].count > 0) || !gradients)
+            continue;
+        layerGrads[g] = bytesOf(*groups[g].weights);
+        const LayerSpec spec = groups[g].spec;
+        if (spec.mixer != Mixer::None && spec.mlp != LayerMlp::None)
+            mlpGrads[g] = bytesOf(layerWeights(c.m, LayerSpec{Mixer::None, spec.mlp}));
     }
-    for (const auto &t : c.globals)
-        if (t.place == WeightPlace::FinalNorm || t.place == WeightPlace::OutputHead ||
-            (t.place == WeightPlace::Embedding && c.m.tiedEmbeddings))
-            later += elements(t);
-    return later * gradientBytes(c);
+    double later = 0; // the head's, the final norm's (and a tied embedding's)
+    if (c.hasHead)
+        for (const auto &t : c.globals)
+            if (t.place == WeightPlace::FinalNorm || t.place == WeightPlace::OutputHead ||
+                (t.place == WeightPlace::Embedding && c.m.tiedEmbeddings))
+                later += tensorBytes(t);
+    // The stage's layers, last to first: gradients of the later ones, saved tensors of the
+    // earlier ones (all saved tensors less those of the layers from this one on).
+    const int64_t from = std::min(int64_t(c.stage) * c.stageLayers, c.m.layers - c.stageLayers);
+    auto groupOf = [&](int64_t i) {
+        const LayerSpec spec = c.m.layerSpec(i);
+        for (size_t g = 0; g < groups.size(); ++g)
+            if (groups[g].spec == spec)
+                return g;
+        return size_t(0);
+    };
+    double savedBefore = 0;
+    for (int64_t i = from; i < from + c.stageLayers; ++i) {
+        const size_t g = groupOf(i);
+        savedBefore += mixerSaved[g] + mlpSaved[g];
+    }
+    MambaScanMoment best;
+    for (int64_t i = from + c.stageLayers; i-- > from;) {
+        const size_t g = groupOf(i);
+        savedBefore -= mixerSaved[g] + mlpSaved[g];
+        const Mixer mixer = groups[g].spec.mixer;
+        if (mixer == Mixer::Mamba || mixer == Mixer::AttentionAndMamba) {
+            const double saved = savedBefore + mixerSaved[g];
+            const double grads = later + mlpGrads[g];
+            if (saved + grads > best.saved + best.gradients)
+                best = {saved, grads};
+        }
+        later += layerGrads[g];
+    }
+    return best;
 }
 
 // Kimi Delta Attention (Kimi Linear's modeling_kimi.py with flash-linear-attention), beyond the

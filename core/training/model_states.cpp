@@ -404,6 +404,7 @@ void addModelStates(const StageContext &c, ItemSink &out)
         addDeepspeedReduceBucket(c, k, totals, out);
     addUnshardedCopies(c, k, totals, out);
     addOptimizerStepBuffers(c, k, totals, out);
+    addProcessBuffers(c, out);
 }
 
 } // namespace vramplan

@@ -86,5 +86,8 @@ void addWeightCopies(const StageContext &c, const StatesSetup &k, const StateTot
 // The optimizer step's own buffers (optimizer_step_buffers.cpp).
 void addOptimizerStepBuffers(const StageContext &c, const StatesSetup &k, const StateTotals &t,
                              ItemSink &out);
+// What the process allocates whatever the model's size: torch's and Transformer Engine's GEMM
+// workspaces, inside the caching allocator (process_buffers.cpp).
+void addProcessBuffers(const StageContext &c, ItemSink &out);
 
 } // namespace vramplan

@@ -225,9 +225,13 @@ void TestValidation::publishedRuns()
     if (QTest::currentTestFailed())
         return;
     // Issue 5's bound was 8% / 5%; issue 22 sets each bound at the figure the README claims
-    // (7.20% / 4.49%), with a margin for float noise only: a change that worsens it fails until
-    // its commit says why the new figure is the truer one.
-    constexpr double meanBound = 0.0720 + 0.00005, medianBound = 0.0449 + 0.00005;
+    // (6.98% / 4.53%), with a margin for float noise only: a change that worsens it fails until
+    // its commit says why the new figure is the truer one. The GEMM workspaces (issue 22,
+    // process_buffers.cpp) lowered the mean from 7.20% and raised the median from 4.49%: they
+    // add 16-96 MiB to runs that were already over for other reasons, and they are in every
+    // torch >= 2.0 process (our own H200 grid: 27 of 57 points within 0.1% with them, 1 before;
+    // docs/accuracy.md, "Runs from sources never used").
+    constexpr double meanBound = 0.0698 + 0.00005, medianBound = 0.0453 + 0.00005;
     QVERIFY2(f.mean <= meanBound, qPrintable(QString("mean absolute error %1% > %2%")
                                                  .arg(f.mean * 100)
                                                  .arg(meanBound * 100)));
@@ -257,15 +261,15 @@ void TestValidation::amendedAndAddedRuns()
     if (QTest::currentTestFailed())
         return;
     // Issue 13's bound was mean <= 6% and median <= 4%; issue 22 holds each figure at what the
-    // README claims (amended 5.24% / 3.99%, with the added runs 5.93% / 3.93%), with a margin
-    // for float noise only.
+    // README claims (amended 5.03% / 3.68%, with the added runs 5.81% / 3.74%), with a margin
+    // for float noise only; it only tightens.
     constexpr double noise = 0.00005;
-    QVERIFY2(amended.mean <= 0.0524 + noise && amended.median <= 0.0399 + noise,
-             qPrintable(QString("amended shared runs: mean %1%, median %2% (claimed 5.24% / 3.99%)")
+    QVERIFY2(amended.mean <= 0.0503 + noise && amended.median <= 0.0368 + noise,
+             qPrintable(QString("amended shared runs: mean %1%, median %2% (claimed 5.03% / 3.68%)")
                             .arg(amended.mean * 100)
                             .arg(amended.median * 100)));
-    QVERIFY2(both.mean <= 0.0593 + noise && both.median <= 0.0393 + noise,
-             qPrintable(QString("shared and added runs: mean %1%, median %2% (claimed 5.93% / 3.93%)")
+    QVERIFY2(both.mean <= 0.0581 + noise && both.median <= 0.0374 + noise,
+             qPrintable(QString("shared and added runs: mean %1%, median %2% (claimed 5.81% / 3.74%)")
                             .arg(both.mean * 100)
                             .arg(both.median * 100)));
 }
@@ -282,7 +286,7 @@ void TestValidation::everyRunScored()
     std::printf("every run, the set-aside ones included:\n");
     const Figures f = report(runs);
     QVERIFY(f.runs >= 107);
-    constexpr double meanClaimed = 0.0821, medianClaimed = 0.0433;
+    constexpr double meanClaimed = 0.0809, medianClaimed = 0.0403;
     QVERIFY2(f.mean <= meanClaimed + 0.00005 && f.median <= medianClaimed + 0.00005,
              qPrintable(QString("every run: mean %1%, median %2% (claimed %3% / %4%)")
                             .arg(f.mean * 100)
@@ -305,8 +309,8 @@ void TestValidation::unseenSources()
         const char *file;
         double meanClaimed, medianClaimed;
     };
-    for (const Set &set : {Set{"measured/published_sources2.json", 0.1787, 0.1439},
-                           Set{"measured/published_heldout.json", 0.1695, 0.1410}}) {
+    for (const Set &set : {Set{"measured/published_sources2.json", 0.1690, 0.1377},
+                           Set{"measured/published_heldout.json", 0.1656, 0.1403}}) {
         QString problem;
         const auto runs = evaluate(test::dataPath(set.file), problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
@@ -334,15 +338,17 @@ void TestValidation::completedRunsFit()
         // Liger's README chart, Llama-3-8B at 8 x 16k on FSDP1 (a bar read in pixels): the
         // estimate's one recomputed layer and its backward (28.5 GiB at 131k tokens per GPU)
         // runs 11.8% over the bar; Liger's in-place RoPE and RMSNorm backward are the likely
-        // cause (docs/accuracy.md).
-        {"liger-26", 5.05},
+        // cause (docs/accuracy.md). (Raised from 5.05 by the GEMM workspaces, below.)
+        {"liger-26", 5.06},
         // Gemma-7B in Liger's HF example, set aside (published_stacks.md): its bar at batch 32
-        // lies below the fp32 shards, gradients and AdamW states of the setup it states.
-        {"liger-13", 10.49},
+        // lies below the fp32 shards, gradients and AdamW states of the setup it states. (10.49
+        // before the two 32 MiB cuBLAS workspaces of every torch >= 2.0 process: see above.)
+        {"liger-13", 10.50},
         // An ms-swift example script whose header gives the card's whole 80 GiB per GPU
         // (published_sources2.md: expandable segments; the figure may be the allocator filling
-        // the card).
-        {"swm-08", 0.65},
+        // the card). (0.65 before the two cuBLAS workspaces of every torch >= 2.0 process,
+        // which every completed run now carries: 16-64 MiB.)
+        {"swm-08", 0.66},
     };
     QString problem;
     std::vector<Run> runs = evaluate(test::dataPath("measured/shared_published.json"), problem);

@@ -204,8 +204,10 @@ def scenario_for(p, cfg, gpu_preset, transformers_version):
     finetune = {"method": "lora" if lora else "full"}
     if lora:
         targets = lora["targets"]
+        # "all" runs PEFT's "all-linear", which adapts a hybrid's mixer linears too (Qwen3.5's
+        # Gated DeltaNet in_proj_* and out_proj), not only the seven Llama names.
         finetune.update({"lora_rank": lora["r"], "lora_targets": targets if targets != "all" else
-                         ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"],
+                         ["all-linear"],
                          "base_weight_bits": 16 if p["precision"] == "bf16" else 32,
                          "lora_dropout": 0.0,
                          # PEFT's autocast_adapter_dtype=True (its default): fp32 adapters

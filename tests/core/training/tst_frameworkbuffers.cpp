@@ -1,7 +1,8 @@
 // DeepSpeed's and Megatron's persistent buffers, each against the value worked by hand from the
 // framework's code with its defaults (deepspeed/runtime/zero/config.py; Megatron
 // distributed/param_and_grad_buffer.py, optimizer/distrib_optimizer.py). docs/training_stacks.md,
-// "DeepSpeed and Megatron buffers".
+// "DeepSpeed and Megatron buffers". And the GEMM workspaces every training process keeps
+// (process_buffers.cpp: torch's CublasHandlePool.cpp, Transformer Engine's gemm.py).
 
 #include "estimate.h"
 #include "testhelpers.h"
@@ -39,6 +40,8 @@ private slots:
     void deepspeedZero12Buffers();
     void megatronDistributedOptimizer_data();
     void megatronDistributedOptimizer();
+    void gemmWorkspaces_data();
+    void gemmWorkspaces();
 };
 
 void TestFrameworkBuffers::deepspeedZero3Buffers_data()
@@ -143,6 +146,71 @@ void TestFrameworkBuffers::megatronDistributedOptimizer()
     QCOMPARE(itemBytes(e, "main_grad buffer (fp32, persistent)"), total * 4);
     QCOMPARE(itemBytes(e, "fp32 master weights"), total * 4 / gpus);
     QCOMPARE(itemBytes(e, "optimizer states"), total * 8 / gpus);
+}
+
+void TestFrameworkBuffers::gemmWorkspaces_data()
+{
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("version"); // framework_version, "" for none
+    QTest::addColumn<QString>("gpu");     // the gpu section's body
+    QTest::addColumn<double>("torchBytes");
+    QTest::addColumn<double>("teBytes");
+    constexpr double MiB = 1024.0 * 1024.0;
+    // parseChosenWorkspaceSize: 32 MiB on sm90, ":4096:2:16:8" elsewhere; two threads (forward
+    // on the main one, backward on autograd's device thread), one workspace each.
+    const double hopper = 2 * 32 * MiB, other = 2 * (2 * 4 * MiB + 8 * 16 * 1024.0);
+    const QString h100 = "\"preset\":\"h100-80gb\",\"memory_gib\":1000";
+    const QString a100 = "\"preset\":\"a100-80gb\",\"memory_gib\":1000";
+    const QString b200 = "\"preset\":\"b200-180gb\",\"memory_gib\":1000";
+    const QString mi300 = "\"preset\":\"mi300x-192gb\",\"memory_gib\":1000";
+    const QString mi250 = "\"preset\":\"mi250x-64gb\",\"memory_gib\":1000";
+    const QString custom = "\"memory_gib\":1000";
+    QTest::newRow("torch, H100") << "pytorch" << "" << h100 << hopper << 0.0;
+    QTest::newRow("torch 2.0, H100") << "pytorch" << "2.0" << h100 << hopper << 0.0;
+    // Before 2.0 cuBLAS kept its own pool, outside the caching allocator.
+    QTest::newRow("torch 1.13, H100") << "pytorch" << "1.13" << h100 << 0.0 << 0.0;
+    QTest::newRow("torch, A100") << "pytorch" << "" << a100 << other << 0.0;
+    QTest::newRow("torch, custom card") << "pytorch" << "" << custom << other << 0.0;
+    // Blackwell's 32 MiB from pytorch#175344 (2026-02), modelled from 2.12.
+    QTest::newRow("torch 2.11, B200") << "pytorch" << "2.11" << b200 << other << 0.0;
+    QTest::newRow("torch 2.12, B200") << "pytorch" << "2.12" << b200 << hopper << 0.0;
+    QTest::newRow("torch, B200") << "pytorch" << "" << b200 << hopper << 0.0;
+    // ROCm: hipBLAS's workspace from the allocator since 2.6, 128 MiB on MI300 (gfx94x).
+    QTest::newRow("torch 2.5, MI300X") << "pytorch" << "2.5" << mi300 << 0.0 << 0.0;
+    QTest::newRow("torch 2.6, MI300X") << "pytorch" << "2.6" << mi300 << 2 * 128 * MiB << 0.0;
+    QTest::newRow("torch, MI250X") << "pytorch" << "" << mi250 << 2 * 32 * MiB << 0.0;
+    // A transformers release says nothing of torch's: the current torch is meant.
+    QTest::newRow("transformers 4.40, H100") << "transformers" << "4.40" << h100 << hopper << 0.0;
+    // Megatron-core's layers are Transformer Engine modules by default: one more workspace for
+    // the process, 32 MiB + 1 KiB from compute capability 9 (v2.8+), 4 MiB before.
+    QTest::newRow("megatron, H100") << "megatron" << "" << h100 << hopper << 32 * MiB + 1024;
+    QTest::newRow("megatron, B200") << "megatron" << "" << b200 << hopper << 32 * MiB + 1024;
+    QTest::newRow("megatron, A100") << "megatron" << "" << a100 << other << 4 * MiB;
+    QTest::newRow("megatron, MI300X") << "megatron" << "" << mi300 << 2 * 128 * MiB << 0.0;
+}
+
+void TestFrameworkBuffers::gemmWorkspaces()
+{
+    QFETCH(QString, framework);
+    QFETCH(QString, version);
+    QFETCH(QString, gpu);
+    QFETCH(double, torchBytes);
+    QFETCH(double, teBytes);
+    const std::string text =
+        "{\"format\":\"vramplan-scenario\",\"model\":{" + llama7b +
+        "},\"training\":{\"micro_batch_size\":1,\"sequence_length\":2048,"
+        "\"precision\":\"bf16_mixed\"},\"parallelism\":{\"gpus\":1},\"framework\":\"" +
+        framework.toStdString() + "\"" +
+        (version.isEmpty() ? "" : ",\"framework_version\":\"" + version.toStdString() + "\"") +
+        ",\"gpu\":{" + gpu.toStdString() + "}}";
+    const Estimate e = estimate(test::parseOrFail(text));
+    QCOMPARE(itemBytes(e, "cuBLAS workspaces (main thread and autograd's backward thread)"),
+             torchBytes);
+    QCOMPARE(itemBytes(e, "Transformer Engine cuBLAS workspace"), teBytes);
+    // Inside the caching allocator: in the allocated peak, not beside it.
+    for (const auto &item : e.items)
+        if (item.name.find("workspace") != std::string_view::npos)
+            QVERIFY(!item.outsideAllocator);
 }
 
 QTEST_APPLESS_MAIN(TestFrameworkBuffers)
