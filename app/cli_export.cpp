@@ -1,7 +1,8 @@
-// `vramplan-cli export FILE --to deepspeed|axolotl|llamafactory|torchtune|megatron`: a scenario
-// written back in a tool's own format (issue 24; core/imports/export_setup.h), on stdout; what
-// the format cannot hold goes to stderr as notes. Bad input: exit 2 and one line naming the file
-// or the flag.
+// `vramplan-cli export FILE --to FORMAT` (deepspeed, axolotl, llamafactory, torchtune, megatron,
+// accelerate, trl, verl, torchtitan, swift): a scenario written back in a tool's own format
+// (issue 24; core/imports/export_setup.h), on stdout; what the format cannot hold goes to stderr
+// as notes (and into the file as comments where it has them). Bad input: exit 2 and one line
+// naming the file or the flag.
 
 #include "cli_import.h"
 
@@ -16,8 +17,18 @@
 namespace vramplan::cli_internal {
 namespace {
 
-const char *exportUsage =
-    "usage: vramplan-cli export FILE --to deepspeed|axolotl|llamafactory|torchtune|megatron";
+const char *exportUsage = "usage: vramplan-cli export FILE --to deepspeed|axolotl|llamafactory|"
+                          "torchtune|megatron|accelerate|trl|verl|torchtitan|swift";
+
+// "a, b, ... or z": the formats, for the refusal of another --to.
+std::string formatList()
+{
+    const auto names = exportFormatNames();
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return out;
+}
 
 } // namespace
 
@@ -45,8 +56,7 @@ int commandExport(int argc, char **argv)
         fail("vramplan-cli", "export: --to is missing; " + std::string(exportUsage));
     const auto format = exportFormatFromName(to);
     if (!format)
-        fail("--to", "'" + printableLine(to, 40) +
-                         "' is not deepspeed, axolotl, llamafactory, torchtune or megatron");
+        fail("--to", "'" + printableLine(to, 40) + "' is not " + formatList());
     const Scenario scenario = loadScenario(file);
     const auto result = exportTrainingSetup(scenario, *format);
     if (!result)

@@ -51,7 +51,8 @@ const char *usage =
     "                                       a Megatron-LM, ms-swift or verl launch script, as a\n"
     "                                       scenario\n"
     "                                       (--explain: each field's origin)\n"
-    "  export FILE --to deepspeed|axolotl|llamafactory|torchtune|megatron\n"
+    "  export FILE --to deepspeed|axolotl|llamafactory|torchtune|megatron|accelerate|trl|\n"
+    "                   verl|torchtitan|swift\n"
     "                                       the scenario in that tool's own format\n"
     "  presets | gpus                                            list the built-in catalog\n"
     "  --help | --version                                        this usage, or the version\n";

@@ -52,6 +52,11 @@ void importAccelerate(ConfigDoc &doc, Draft &draft)
         importFsdp(doc, "fsdp", "fsdp_config", draft);
         if (!draft.has("parallelism.zero_stage"))
             draft.set("parallelism.zero_stage", 3, doc.origin("distributed_type"));
+        // FSDP's own activation checkpointing of every wrapped layer, whatever the trainer's
+        // gradient_checkpointing (FullyShardedDataParallelPlugin.activation_checkpointing).
+        if (doc.takeBool("fsdp_config.fsdp_activation_checkpointing").value_or(false))
+            draft.set("training.activation_recompute", "full",
+                      doc.origin("fsdp_config.fsdp_activation_checkpointing"));
         // FullyShardedDataParallelPlugin's MixedPrecision: fp32 shards, 16-bit compute.
         if (mixed == "bf16" || mixed == "fp16")
             draft.set("training.precision", mixed == "bf16" ? "bf16_mixed" : "fp16_mixed",

@@ -27,23 +27,32 @@ enum class ExportFormat
     Axolotl,      // an Axolotl YAML fragment
     LlamaFactory, // a LLaMA-Factory YAML fragment
     Torchtune,    // torchtune command-line overrides, key=value per line
-    Megatron      // Megatron-LM pretrain_gpt.py flags, one per line
+    Megatron,     // Megatron-LM pretrain_gpt.py flags, one per line
+    Accelerate,   // an Accelerate config YAML (accelerate launch --config_file): FSDP, DeepSpeed
+    Trl,          // a TRL / Hugging Face TrainingArguments YAML (trl sft|grpo|dpo --config)
+    Verl,         // a verl launch script (python3 -m verl.trainer.main_ppo key=value ...)
+    Torchtitan,   // a torchtitan train config TOML (releases up to v0.2.2)
+    Swift         // an ms-swift launch script (swift sft, or megatron sft for Megatron)
 };
 
 struct ExportResult
 {
     std::string text;               // the file's contents
-    std::vector<std::string> notes; // what the format cannot hold, or holds differently
+    // What the format cannot hold, or holds differently; in the formats with comments (YAML,
+    // TOML, shell) also written as comments at the top of `text`.
+    std::vector<std::string> notes;
 };
 
-// "deepspeed", "axolotl", "llamafactory", "torchtune", "megatron"; nullopt for another name.
+// "deepspeed", "axolotl", "llamafactory", "torchtune", "megatron", "accelerate", "trl", "verl",
+// "torchtitan", "swift" (exportFormatNames, in that order); nullopt for another name.
 std::optional<ExportFormat> exportFormatFromName(std::string_view name);
 std::vector<std::string> exportFormatNames();
-// The usual file name suffix: ".json", ".yaml", ".txt", ".sh".
+// The usual file name suffix: ".json", ".yaml", ".txt", ".sh", ".toml".
 std::string exportFileSuffix(ExportFormat format);
 
 // Fails with one line naming the field the format cannot express at all ("training.mode:
-// inference is not a training setup").
+// inference is not a training setup"; "rl: verl's main_ppo trains with a rollout; the scenario
+// has no rl section (docs/rl.md)").
 Parsed<ExportResult> exportTrainingSetup(const Scenario &scenario, ExportFormat format);
 
 } // namespace vramplan

@@ -38,10 +38,14 @@ void modelLine(const Facts &f, const char *key, std::ostringstream &out,
 std::string hfOptim(const std::string &optimizer)
 {
     static const std::pair<const char *, const char *> table[] = {
-        {"adamw", "adamw_torch"},          {"adam", "adamw_torch"},
-        {"adamw_8bit", "adamw_bnb_8bit"},  {"paged_adamw", "paged_adamw_32bit"},
-        {"paged_adamw_8bit", "paged_adamw_8bit"}, {"adafactor", "adafactor"},
-        {"sgd", "sgd"},                     {"lion", "lion_32bit"}};
+        {"adamw", "adamw_torch"},
+        {"adam", "adamw_torch"},
+        {"adamw_8bit", "adamw_bnb_8bit"},
+        {"paged_adamw", "paged_adamw_32bit"},
+        {"paged_adamw_8bit", "paged_adamw_8bit"},
+        {"adafactor", "adafactor"},
+        {"sgd", "sgd"},
+        {"lion", "lion_32bit"}};
     for (const auto &[name, hf] : table)
         if (optimizer == name)
             return hf;
@@ -71,6 +75,42 @@ std::string deepspeedName(const Facts &f, const char *folder, const char *patter
     return std::string(folder) + name;
 }
 
+bool fsdpOffload(const Facts &f, std::vector<std::string> &notes)
+{
+    if (f.offload("offload_parameters") != f.offload("offload_optimizer"))
+        notes.push_back("parallelism.offload_parameters/offload_optimizer: FSDP offloads the "
+                        "parameters, gradients and optimizer states together; written as "
+                        "offloading all of them");
+    if (f.zero() == 1)
+        notes.push_back("parallelism.zero_stage: 1 is not an FSDP strategy; written as FSDP "
+                        "without resharding after forward (ZeRO-2)");
+    return f.offload("offload_parameters") != "none" || f.offload("offload_optimizer") != "none";
+}
+
+// FSDP as Axolotl's docs/multi-gpu.qmd writes it: `fsdp_version: 2` with FSDP2's fsdp_config
+// keys (offload_params, reshard_after_forward), or FSDP1's `fsdp` list with fsdp_-prefixed keys
+// (src/axolotl/utils/schemas/config.py, fsdp_config; Accelerate's FullyShardedDataParallelPlugin
+// reads them). Whole decoder layers are the units sharded, as the planner assumes.
+void axolotlFsdp(const Facts &f, std::ostringstream &out, std::vector<std::string> &notes)
+{
+    const bool offload = fsdpOffload(f, notes);
+    const bool reshard = f.zero() >= 3;
+    const char *flag = offload ? "true" : "false";
+    if (f.fsdpVersion() == 2) {
+        out << "fsdp_version: 2\nfsdp_config:\n"
+            << "  offload_params: " << flag << "\n"
+            << "  auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
+            << "  reshard_after_forward: " << (reshard ? "true" : "false") << "\n";
+        return;
+    }
+    if (f.fsdpVersion() == 1)
+        out << "fsdp_version: 1\n";
+    out << "fsdp:\n  - " << (reshard ? "full_shard" : "shard_grad_op") << "\n  - auto_wrap\n"
+        << "fsdp_config:\n"
+        << "  fsdp_offload_params: " << flag << "\n"
+        << "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n";
+}
+
 ExportResult axolotl(const Facts &f)
 {
     // Keys of src/axolotl/utils/schemas/config.py (AxolotlInputConfig) and its docs/config.qmd.
@@ -78,7 +118,8 @@ ExportResult axolotl(const Facts &f)
     std::ostringstream out;
     modelLine(f, "base_model", out, r.notes);
     out << "micro_batch_size: " << f.training()["micro_batch_size"].dump() << "\n";
-    out << "gradient_accumulation_steps: " << f.training()["gradient_accumulation_steps"].dump() << "\n";
+    out << "gradient_accumulation_steps: " << f.training()["gradient_accumulation_steps"].dump()
+        << "\n";
     out << "sequence_len: " << f.training()["sequence_length"].dump() << "\n";
     out << "gradient_checkpointing: " << (f.recompute() ? "true" : "false") << "\n";
     const std::string method = f.method();
@@ -103,7 +144,9 @@ ExportResult axolotl(const Facts &f)
         out << "bf16: true\n";
     else if (p == "fp16_mixed" || p == "amp_fp16")
         out << "fp16: true\n";
-    if (p == "amp_bf16" || p == "amp_fp16")
+    // Under DeepSpeed the JSON's 16-bit engine keeps the fp32 master weights of *_mixed.
+    if (p == "amp_bf16" || p == "amp_fp16" ||
+        ((p == "bf16_mixed" || p == "fp16_mixed") && f.framework() != "deepspeed"))
         r.notes.push_back("training.precision: Axolotl loads the weights in 16 bits: " + p +
                           " reads back as bf16/fp16 weights");
     if (const std::string o = hfOptim(f.training()["optimizer"].get<std::string>()); !o.empty())
@@ -111,9 +154,11 @@ ExportResult axolotl(const Facts &f)
     out << "flash_attention: " << (f.training()["attention"] == "flash" ? "true" : "false") << "\n";
     if (f.zero() > 0 && f.s["framework"] == "deepspeed")
         out << "deepspeed: " << deepspeedName(f, "deepspeed_configs/", "zero{N}.json") << "\n";
+    else if (f.fsdp())
+        axolotlFsdp(f, out, r.notes);
     else if (f.zero() > 0)
-        r.notes.push_back("parallelism.zero_stage: FSDP is not written; add fsdp_config, or "
-                          "set framework deepspeed for a deepspeed_configs/zeroN.json");
+        r.notes.push_back("parallelism.zero_stage: " + std::to_string(f.zero()) +
+                          " under Megatron is not an Axolotl setting");
     if (f.offload("offload_optimizer") != "none" && f.s["framework"] == "deepspeed")
         r.notes.push_back("parallelism.offload_optimizer: Axolotl's deepspeed_configs/zeroN.json "
                           "do not offload; use the DeepSpeed export for the JSON");
@@ -144,7 +189,8 @@ ExportResult llamaFactory(const Facts &f)
     }
     out << "cutoff_len: " << f.training()["sequence_length"].dump() << "\n";
     out << "per_device_train_batch_size: " << f.training()["micro_batch_size"].dump() << "\n";
-    out << "gradient_accumulation_steps: " << f.training()["gradient_accumulation_steps"].dump() << "\n";
+    out << "gradient_accumulation_steps: " << f.training()["gradient_accumulation_steps"].dump()
+        << "\n";
     const std::string p = f.precision();
     if (p == "bf16" && method == "full")
         out << "bf16: true\npure_bf16: true\n";
@@ -159,9 +205,17 @@ ExportResult llamaFactory(const Facts &f)
     if (f.zero() > 0 && f.s["framework"] == "deepspeed")
         out << "deepspeed: "
             << deepspeedName(f, "examples/deepspeed/", "ds_z{N}{offload}_config.json") << "\n";
+    else if (f.fsdp())
+        // LLaMA-Factory runs FSDP through Accelerate: its examples/accelerate/fsdp_config.yaml,
+        // launched as `accelerate launch --config_file fsdp_config.yaml src/train.py THIS.yaml`
+        // (README "FSDP"); its own YAML has no FSDP key.
+        r.notes.push_back("parallelism.zero_stage: FSDP is set by an Accelerate config beside "
+                          "this file: `vramplan-cli export PLAN --to accelerate > "
+                          "fsdp_config.yaml`, then `accelerate launch --config_file "
+                          "fsdp_config.yaml src/train.py THIS.yaml`");
     else if (f.zero() > 0)
-        r.notes.push_back("parallelism.zero_stage: FSDP is not written (LLaMA-Factory takes it "
-                          "from an Accelerate config)");
+        r.notes.push_back("parallelism.zero_stage: " + std::to_string(f.zero()) +
+                          " under Megatron is not a LLaMA-Factory setting");
     commonTrainerNotes(f, r.notes);
     r.text = out.str();
     return r;

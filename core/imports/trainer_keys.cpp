@@ -54,8 +54,11 @@ std::vector<std::string> loraTargetsFrom(const nlohmann::json &value, const Conf
             out.push_back(name);
     };
     if (value.is_string()) {
-        // "q_proj,v_proj" (LLaMA-Factory's lora_target) or one name.
-        const std::string text = value.get<std::string>();
+        // "q_proj,v_proj" (LLaMA-Factory's lora_target) or one name; a Hydra list override
+        // ("[q_proj,v_proj]", verl's target_modules) is the same list in brackets.
+        std::string text = value.get<std::string>();
+        if (text.size() >= 2 && text.front() == '[' && text.back() == ']')
+            text = text.substr(1, text.size() - 2);
         std::size_t start = 0;
         while (start <= text.size()) {
             const std::size_t comma = text.find(',', start);

@@ -149,7 +149,8 @@ void TestImportCli::exportBack()
     r = cli({"export", scenario, "--to", "nemo"});
     QVERIFY2(r.exitCode == 2 && r.out.isEmpty(), qPrintable(r.describe()));
     QCOMPARE(QString::fromUtf8(r.err),
-             QString("--to: 'nemo' is not deepspeed, axolotl, llamafactory, torchtune or megatron\n"));
+             QString("--to: 'nemo' is not deepspeed, axolotl, llamafactory, torchtune, megatron, "
+                     "accelerate, trl, verl, torchtitan or swift\n"));
     r = cli({"export", dir.path() + "/missing.json", "--to", "axolotl"});
     QVERIFY2(r.exitCode == 2 && r.err.contains("missing.json"), qPrintable(r.describe()));
 }

@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -238,10 +239,17 @@ void SetupImportActions::report(const QString &problem)
 
 void SetupImportActions::chooseExport()
 {
+    // One filter per format, in the order of ExportFormat (exportFormatNames).
     const QStringList names = {tr("DeepSpeed config (*.json)"), tr("Axolotl YAML (*.yaml)"),
                                tr("LLaMA-Factory YAML (*.yaml)"),
                                tr("torchtune overrides (*.txt)"),
-                               tr("Megatron-LM flags (*.sh)")};
+                               tr("Megatron-LM flags (*.sh)"),
+                               tr("Accelerate config (*.yaml)"),
+                               tr("TRL config (*.yaml)"),
+                               tr("verl launch script (*.sh)"),
+                               tr("torchtitan train config (*.toml)"),
+                               tr("ms-swift launch script (*.sh)")};
+    Q_ASSERT(names.size() == qsizetype(exportFormatNames().size()));
     QString filter = names.first();
     // The format is the filter chosen; scripted (no dialog), the scripted file is DeepSpeed's.
     const QString path =
@@ -253,7 +261,15 @@ void SetupImportActions::chooseExport()
         return;
     m_folder = QFileInfo(path).absolutePath();
     const auto format = ExportFormat(std::max(0, int(names.indexOf(filter))));
-    exportTo(path, format);
+    // A name typed without a suffix takes the format's, as the tools look for it.
+    const QString file = QFileInfo(path).suffix().isEmpty()
+                             ? path + QString::fromStdString(exportFileSuffix(format))
+                             : path;
+    if (exportTo(file, format) && !m_lastNotes.isEmpty())
+        Dialogs::inform(m_window, tr("Export Training Setup"),
+                        tr("Written to %1.\n\nWhat the file cannot say (also at its top, where "
+                           "the format has comments):\n%2")
+                            .arg(QDir::toNativeSeparators(file), m_lastNotes));
 }
 
 bool SetupImportActions::exportTo(const QString &path, ExportFormat format)
