@@ -196,9 +196,17 @@ inline bool foreachTemporaries(const StageContext &c)
     case OptimizerImplementation::Auto:
         break;
     }
-    // HF Trainer's default optimizer is per-tensor (adamw_hf) or fused (adamw_torch_fused).
-    if (c.s.framework == Framework::Megatron || c.s.framework == Framework::Deepspeed ||
-        c.s.framework == Framework::Transformers)
+    if (c.s.framework == Framework::Transformers) {
+        // HF Trainer's default `optim` (src/transformers/training_args.py default_optim):
+        // adamw_hf (per tensor) before 4.32, adamw_torch (torch.optim.AdamW, foreach on CUDA)
+        // from 4.32 (huggingface/transformers#25109, July 2023), adamw_torch_fused under
+        // torch >= 2.8 from 4.54 (#37358, July 2025). Without a release: the current one, fused.
+        const FrameworkVersion &v = c.s.frameworkVersion;
+        const bool torchForeach = v.given && v.atLeast(4, 32) && !v.atLeast(4, 54);
+        return torchForeach && (o == Optimizer::Adam || o == Optimizer::Adamw);
+    }
+    // DeepSpeed's and Megatron's fused Adam.
+    if (c.s.framework == Framework::Megatron || c.s.framework == Framework::Deepspeed)
         return false;
     return o == Optimizer::Adam || o == Optimizer::Adamw || o == Optimizer::Lion ||
            o == Optimizer::SgdMomentum || o == Optimizer::Muon;

@@ -42,6 +42,8 @@ private slots:
     void megatronDistributedOptimizer();
     void gemmWorkspaces_data();
     void gemmWorkspaces();
+    void hfTrainerDefaultOptimizer_data();
+    void hfTrainerDefaultOptimizer();
 };
 
 void TestFrameworkBuffers::deepspeedZero3Buffers_data()
@@ -211,6 +213,44 @@ void TestFrameworkBuffers::gemmWorkspaces()
     for (const auto &item : e.items)
         if (item.name.find("workspace") != std::string_view::npos)
             QVERIFY(!item.outsideAllocator);
+}
+
+// HF Trainer's default `optim` by transformers release (training_args.py default_optim):
+// adamw_hf before 4.32, torch.optim.AdamW (foreach: one exp_avg_sq-sized fp32 temporary at the
+// step) from 4.32, adamw_torch_fused from 4.54 (with torch >= 2.8); a release not given means the
+// current one. A scenario that names its implementation keeps it.
+void TestFrameworkBuffers::hfTrainerDefaultOptimizer_data()
+{
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<QString>("implementation");
+    QTest::addColumn<double>("bytes");
+    const double foreach = total * 4;
+    QTest::newRow("current release") << "" << "" << 0.0;
+    QTest::newRow("4.31: adamw_hf") << "4.31" << "" << 0.0;
+    QTest::newRow("4.32: adamw_torch") << "4.32" << "" << foreach;
+    QTest::newRow("4.36: adamw_torch") << "4.36" << "" << foreach;
+    QTest::newRow("4.53: adamw_torch") << "4.53" << "" << foreach;
+    QTest::newRow("4.54: adamw_torch_fused") << "4.54" << "" << 0.0;
+    QTest::newRow("4.36, fused named") << "4.36" << "fused" << 0.0;
+    QTest::newRow("current, foreach named") << "" << "foreach" << foreach;
+}
+
+void TestFrameworkBuffers::hfTrainerDefaultOptimizer()
+{
+    QFETCH(QString, version);
+    QFETCH(QString, implementation);
+    QFETCH(double, bytes);
+    const std::string training =
+        "\"micro_batch_size\":1,\"sequence_length\":512,\"precision\":\"bf16_mixed\","
+        "\"optimizer\":\"adamw\"" +
+        (implementation.isEmpty()
+             ? std::string()
+             : ",\"optimizer_implementation\":\"" + implementation.toStdString() + "\"");
+    std::string text = scenarioText(llama7b, training, "\"gpus\":1", "transformers");
+    if (!version.isEmpty())
+        text.insert(text.size() - 1, ",\"framework_version\":\"" + version.toStdString() + "\"");
+    const Estimate e = estimate(test::parseOrFail(text));
+    QCOMPARE(itemBytes(e, "foreach optimizer intermediates"), bytes);
 }
 
 QTEST_APPLESS_MAIN(TestFrameworkBuffers)
