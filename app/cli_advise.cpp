@@ -1,11 +1,14 @@
 // `vramplan-cli advise FILE [--format json|table] [--mfu X] [--no-hardware]`: what to change so
 // the scenario fits (SPEC §3), as the advice JSON or a table for people. On an inference
 // scenario with a `serving` section (`--requests N --tokens L`): the cheapest GPU / TP /
-// quantisation that serves N concurrent requests of L tokens (serving_advice.h).
+// quantisation that serves N concurrent requests of L tokens (serving_advice.h). On a scenario
+// with an `rl` section: the RL frameworks' knobs (rl_advice.h), the same JSON with each
+// suggestion's `rl_peak_phase`.
 
 #include "cli_advise.h"
 
 #include "advice/advisor.h"
+#include "advice/rl_advice.h"
 #include "formats/estimate_json.h"
 #include "advice/serving_advice.h"
 
@@ -62,6 +65,14 @@ int commandAdvise(const Scenario &s, const std::string &format, double mfu, bool
     AdviceOptions options;
     options.time.mfu = mfu;
     options.hardware = hardware;
+    if (s.rl.present()) {
+        const Advice a = adviseRl(s, options);
+        if (format == "table")
+            std::cout << rlAdviceTable(a, s);
+        else
+            std::cout << rlAdviceToJson(a).dump(2) << '\n';
+        return 0;
+    }
     const Advice a = advise(s, options);
     if (format == "table")
         printTable(a, s);

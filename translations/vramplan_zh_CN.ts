@@ -894,6 +894,10 @@
         <source>%1 %2: %3</source>
         <translation>%1 %2：%3</translation>
     </message>
+    <message>
+        <source>Post-training plans prompt + response tokens: set them in the Post-training (RL) group</source>
+        <translation>后训练按提示加回答的词元数规划：请在“后训练（强化学习）”组中设置</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::CurveChart</name>
@@ -1296,6 +1300,71 @@
         <comment>optimizer states</comment>
         <translation>int4</translation>
     </message>
+    <message>
+        <source>grpo</source>
+        <comment>RL algorithm</comment>
+        <translation>GRPO</translation>
+    </message>
+    <message>
+        <source>ppo</source>
+        <comment>RL algorithm</comment>
+        <translation>PPO</translation>
+    </message>
+    <message>
+        <source>dpo</source>
+        <comment>RL algorithm</comment>
+        <translation>DPO</translation>
+    </message>
+    <message>
+        <source>orpo</source>
+        <comment>RL algorithm</comment>
+        <translation>ORPO</translation>
+    </message>
+    <message>
+        <source>kto</source>
+        <comment>RL algorithm</comment>
+        <translation>KTO</translation>
+    </message>
+    <message>
+        <source>rloo</source>
+        <comment>RL algorithm</comment>
+        <translation>RLOO</translation>
+    </message>
+    <message>
+        <source>reinforce_pp</source>
+        <comment>RL algorithm</comment>
+        <translation>REINFORCE++</translation>
+    </message>
+    <message>
+        <source>verl</source>
+        <comment>RL framework</comment>
+        <translation>verl</translation>
+    </message>
+    <message>
+        <source>trl</source>
+        <comment>RL framework</comment>
+        <translation>TRL</translation>
+    </message>
+    <message>
+        <source>openrlhf</source>
+        <comment>RL framework</comment>
+        <translation>OpenRLHF</translation>
+    </message>
+    <message>
+        <source>ms_swift</source>
+        <comment>RL framework</comment>
+        <translation>ms-swift</translation>
+    </message>
+    <message>
+        <source>colocated</source>
+        <comment>rollout placement</comment>
+        <translation>共置</translation>
+    </message>
+    <message>
+        <source>separate</source>
+        <comment>rollout placement</comment>
+        <translation>分离</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::ExportActions</name>
@@ -1674,6 +1743,14 @@
     <message>
         <source>Serving one request of %1 tokens, cheapest first (GiB of GPU memory rented)</source>
         <translation>服务 1 个 %1 token 的请求，最便宜的优先（按租用的 GPU 显存 GiB 计）</translation>
+    </message>
+    <message>
+        <source>The peak is in the %1 phase, most of it held by the %2.</source>
+        <translation>峰值出现在%1阶段，大部分由%2占用。</translation>
+    </message>
+    <message>
+        <source>Fits, headroom %1. The RL knobs trade time or method for memory: nothing to change.</source>
+        <translation>放得下，余量 %1。强化学习的各项调节以时间或方法换取显存：无需更改。</translation>
     </message>
 </context>
 <context>
@@ -2655,6 +2732,18 @@
         <source>fewest that fit</source>
         <translation>放得下的最少值</translation>
     </message>
+    <message>
+        <source>Memory vs response length</source>
+        <translation>显存与回答长度</translation>
+    </message>
+    <message>
+        <source>Response tokens</source>
+        <translation>回答词元数</translation>
+    </message>
+    <message>
+        <source>response tokens</source>
+        <translation>回答词元数</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::PresetPicker</name>
@@ -2673,6 +2762,481 @@
     <message>
         <source>%1 (imported)</source>
         <translation>%1（已导入）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::RlGroup</name>
+    <message>
+        <source>Post-training (RL)</source>
+        <translation>后训练（强化学习）</translation>
+    </message>
+    <message>
+        <source>plan phase by phase</source>
+        <translation>逐阶段规划</translation>
+    </message>
+    <message>
+        <source>Reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>Critic</source>
+        <translation>价值模型</translation>
+    </message>
+    <message>
+        <source>policy parameters</source>
+        <translation>策略模型参数</translation>
+    </message>
+    <message>
+        <source>policy optimizer</source>
+        <translation>策略模型优化器</translation>
+    </message>
+    <message>
+        <source>reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>GRPO: a group of responses per prompt, the group&apos;s mean as the baseline; no critic</source>
+        <translation>GRPO：每个提示生成一组回答，以组内均值为基线；无价值模型</translation>
+    </message>
+    <message>
+        <source>PPO: a critic (value model) gives the baseline</source>
+        <translation>PPO：由价值模型给出基线</translation>
+    </message>
+    <message>
+        <source>DPO: preference pairs from the data set, no generation</source>
+        <translation>DPO：偏好对来自数据集，不生成</translation>
+    </message>
+    <message>
+        <source>ORPO: preference pairs, no reference model</source>
+        <translation>ORPO：偏好对，无参考模型</translation>
+    </message>
+    <message>
+        <source>KTO: desirable and undesirable examples, no generation</source>
+        <translation>KTO：期望与不期望的样本，不生成</translation>
+    </message>
+    <message>
+        <source>RLOO: leave-one-out baseline within the group</source>
+        <translation>RLOO：组内留一基线</translation>
+    </message>
+    <message>
+        <source>REINFORCE++: a global baseline, no critic</source>
+        <translation>REINFORCE++：全局基线，无价值模型</translation>
+    </message>
+    <message>
+        <source>verl: FSDP actor, vLLM or SGLang rollout that sleeps between phases</source>
+        <translation>verl：FSDP 执行器，vLLM 或 SGLang 推演，阶段之间休眠</translation>
+    </message>
+    <message>
+        <source>TRL: the trainers of Hugging Face (GRPOTrainer, DPOTrainer)</source>
+        <translation>TRL：Hugging Face 的训练器</translation>
+    </message>
+    <message>
+        <source>OpenRLHF: planned with verl&apos;s rules</source>
+        <translation>OpenRLHF：按 verl 的规则规划</translation>
+    </message>
+    <message>
+        <source>ms-swift: planned with TRL&apos;s rules (built on GRPOTrainer)</source>
+        <translation>ms-swift：按 TRL 的规则规划（基于 TRL 的 GRPO 训练器）</translation>
+    </message>
+    <message>
+        <source>vLLM generates the rollouts</source>
+        <translation>由 vLLM 生成推演</translation>
+    </message>
+    <message>
+        <source>SGLang generates the rollouts (planned as vLLM)</source>
+        <translation>由 SGLang 生成推演（按 vLLM 规划）</translation>
+    </message>
+    <message>
+        <source>generate() in the training process, with the policy&apos;s own weights</source>
+        <translation>在训练进程中调用 generate()，使用策略模型自身的权重</translation>
+    </message>
+    <message>
+        <source>The engine shares the training GPUs and sleeps between phases</source>
+        <translation>引擎与训练共用显卡，阶段之间休眠</translation>
+    </message>
+    <message>
+        <source>The engine has GPUs of its own: the training GPUs hold none of it</source>
+        <translation>引擎使用自己的显卡：训练显卡上没有它的任何部分</translation>
+    </message>
+    <message>
+        <source>framework default</source>
+        <translation>框架默认值</translation>
+    </message>
+    <message>
+        <source>The framework&apos;s own: verl sleeps at level 1, TRL and the others not at all</source>
+        <translation>框架自身的默认值：verl 为级别 1，TRL 及其他框架不休眠</translation>
+    </message>
+    <message>
+        <source>0: stays awake</source>
+        <translation>0：保持唤醒</translation>
+    </message>
+    <message>
+        <source>The engine keeps its weights and KV cache through the experience and training phases</source>
+        <translation>引擎在经验和训练阶段保留其权重和 KV 缓存</translation>
+    </message>
+    <message>
+        <source>1: weights to CPU</source>
+        <translation>1：权重移至内存</translation>
+    </message>
+    <message>
+        <source>Sleep frees the engine&apos;s weights (copied to pinned CPU memory) and its KV cache between generations</source>
+        <translation>休眠在两次生成之间释放引擎的权重（复制到锁页内存）及其 KV 缓存</translation>
+    </message>
+    <message>
+        <source>2: weights discarded</source>
+        <translation>2：丢弃权重</translation>
+    </message>
+    <message>
+        <source>Sleep discards the engine&apos;s weights and frees its KV cache; the weights are sent again before each generation</source>
+        <translation>休眠丢弃引擎的权重并释放其 KV 缓存；每次生成前重新发送权重</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>Rollout engine</source>
+        <translation>推演引擎</translation>
+    </message>
+    <message>
+        <source>RL</source>
+        <translation>强化学习</translation>
+    </message>
+    <message>
+        <source>Plan post-training with a rollout engine phase by phase: generation, experience, training</source>
+        <translation>逐阶段规划带推演引擎的后训练：生成、经验、训练</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>RL algorithm</source>
+        <translation>强化学习算法</translation>
+    </message>
+    <message>
+        <source>What the step computes; each choice&apos;s tooltip says what it keeps</source>
+        <translation>每一步计算的内容；各选项的提示说明它保留什么</translation>
+    </message>
+    <message>
+        <source>RL framework</source>
+        <translation>强化学习框架</translation>
+    </message>
+    <message>
+        <source>Whose defaults and code paths are planned</source>
+        <translation>按哪个框架的默认值和代码路径规划</translation>
+    </message>
+    <message>
+        <source>Its release</source>
+        <translation>其版本</translation>
+    </message>
+    <message>
+        <source>RL framework release</source>
+        <translation>强化学习框架版本</translation>
+    </message>
+    <message>
+        <source>The framework&apos;s release, such as 0.5 (empty: the release planned by default)</source>
+        <translation>框架的版本，如 0.5（留空：默认规划的版本）</translation>
+    </message>
+    <message>
+        <source>A frozen copy of the policy for the KL term (off: beta 0)</source>
+        <translation>用于 KL 项的策略模型冻结副本（关闭：KL 系数为 0）</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>A reward model of the policy&apos;s architecture beside it (off: a rule-based reward)</source>
+        <translation>旁边一个与策略模型同架构的奖励模型（关闭：基于规则的奖励）</translation>
+    </message>
+    <message>
+        <source>critic</source>
+        <translation>价值模型</translation>
+    </message>
+    <message>
+        <source>A value model trained beside the policy (PPO)</source>
+        <translation>与策略模型一同训练的价值模型（PPO）</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>组大小</translation>
+    </message>
+    <message>
+        <source>group size</source>
+        <translation>组大小</translation>
+    </message>
+    <message>
+        <source>Responses generated per prompt</source>
+        <translation>每个提示生成的回答数</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>提示词元数</translation>
+    </message>
+    <message>
+        <source>prompt tokens</source>
+        <translation>提示词元数</translation>
+    </message>
+    <message>
+        <source>The longest prompt; the sequence is prompt + response</source>
+        <translation>最长的提示；序列为提示加回答</translation>
+    </message>
+    <message>
+        <source>Response tokens</source>
+        <translation>回答词元数</translation>
+    </message>
+    <message>
+        <source>response tokens</source>
+        <translation>回答词元数</translation>
+    </message>
+    <message>
+        <source>The longest response generated</source>
+        <translation>生成的最长回答</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>rollout engine</source>
+        <translation>推演引擎</translation>
+    </message>
+    <message>
+        <source>What generates the rollouts</source>
+        <translation>由什么生成推演</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>放置方式</translation>
+    </message>
+    <message>
+        <source>placement</source>
+        <translation>放置方式</translation>
+    </message>
+    <message>
+        <source>Whether the engine shares the training GPUs</source>
+        <translation>引擎是否与训练共用显卡</translation>
+    </message>
+    <message>
+        <source>Engine GPUs</source>
+        <translation>引擎显卡数</translation>
+    </message>
+    <message>
+        <source>engine GPUs</source>
+        <translation>引擎显卡数</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s own GPUs (separate placement)</source>
+        <translation>引擎自己的显卡（分离放置）</translation>
+    </message>
+    <message>
+        <source>Engine TP</source>
+        <translation>引擎张量并行</translation>
+    </message>
+    <message>
+        <source>engine tensor parallelism</source>
+        <translation>引擎张量并行</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s tensor parallelism</source>
+        <translation>引擎的张量并行度</translation>
+    </message>
+    <message>
+        <source>Engine memory</source>
+        <translation>引擎显存</translation>
+    </message>
+    <message>
+        <source>engine memory utilization</source>
+        <translation>引擎显存占用比例</translation>
+    </message>
+    <message>
+        <source>gpu_memory_utilization: the engine&apos;s share of the GPU (its weights, KV cache and activations)</source>
+        <translation>引擎占用显卡显存的比例（其权重、KV 缓存和激活值）</translation>
+    </message>
+    <message>
+        <source>Sleep level</source>
+        <translation>休眠级别</translation>
+    </message>
+    <message>
+        <source>sleep level</source>
+        <translation>休眠级别</translation>
+    </message>
+    <message>
+        <source>What the engine frees between generations: 1 keeps its weights in CPU memory, 2 discards them</source>
+        <translation>引擎在两次生成之间释放什么：1 将权重保存在内存中，2 丢弃权重</translation>
+    </message>
+    <message>
+        <source>Offload</source>
+        <translation>卸载</translation>
+    </message>
+    <message>
+        <source>policy parameter offload</source>
+        <translation>策略模型参数卸载</translation>
+    </message>
+    <message>
+        <source>The policy&apos;s weights leave the GPU while the engine generates</source>
+        <translation>引擎生成时策略模型的权重离开显卡</translation>
+    </message>
+    <message>
+        <source>policy optimizer offload</source>
+        <translation>策略模型优化器卸载</translation>
+    </message>
+    <message>
+        <source>The optimizer states stay in CPU memory outside the update</source>
+        <translation>更新之外优化器状态留在内存中</translation>
+    </message>
+    <message>
+        <source>reference offload</source>
+        <translation>参考模型卸载</translation>
+    </message>
+    <message>
+        <source>The reference&apos;s weights in CPU memory, one layer on the GPU while it runs</source>
+        <translation>参考模型的权重在内存中，运行时显卡上只有一层</translation>
+    </message>
+    <message>
+        <source>Log-prob micro-batch</source>
+        <translation>对数概率微批次</translation>
+    </message>
+    <message>
+        <source>log-prob micro-batch</source>
+        <translation>对数概率微批次</translation>
+    </message>
+    <message>
+        <source>Sequences per no-grad forward of the experience phase (log_prob_micro_batch_size)</source>
+        <translation>经验阶段每次无梯度前向的序列数</translation>
+    </message>
+    <message>
+        <source>Turn RL on first (Rollout engine: plan phase by phase)</source>
+        <translation>请先开启强化学习（推演引擎：逐阶段规划）</translation>
+    </message>
+    <message>
+        <source>%1 learns from pairs in the data set: nothing is generated</source>
+        <translation>%1 从数据集中的样本对学习：不生成任何内容</translation>
+    </message>
+    <message>
+        <source>generate() in the training process has no engine budget or sleep mode</source>
+        <translation>训练进程中的 generate() 没有引擎预算或休眠模式</translation>
+    </message>
+    <message>
+        <source>The engine has GPUs of its own</source>
+        <translation>引擎使用自己的显卡</translation>
+    </message>
+    <message>
+        <source>The engine shares the training GPUs (colocated)</source>
+        <translation>引擎与训练共用显卡（共置）</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::RlPhaseChart</name>
+    <message>
+        <source>Phase, and who holds the most of it</source>
+        <translation>阶段，以及占用最多的一方</translation>
+    </message>
+    <message>
+        <source>Memory through one RL step, per trainer GPU</source>
+        <translation>一个强化学习步骤中的显存（每张训练显卡）</translation>
+    </message>
+    <message>
+        <source>Memory per RL phase, per trainer GPU</source>
+        <translation>各强化学习阶段的显存（每张训练显卡）</translation>
+    </message>
+    <message>
+        <source>Preview: %1</source>
+        <translation>预览：%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>a phase the algorithm does not have</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1
+(next step)</source>
+        <translation>%1
+（下一步）</translation>
+    </message>
+    <message>
+        <source>engine sleeps:
+frees %1</source>
+        <translation>引擎休眠：
+释放 %1</translation>
+    </message>
+    <message>
+        <source>engine wakes</source>
+        <translation>引擎唤醒</translation>
+    </message>
+    <message>
+        <source>engine stays awake:
+no sleep mode</source>
+        <translation>引擎保持唤醒：
+无休眠模式</translation>
+    </message>
+    <message>
+        <source>GPU capacity %1</source>
+        <translation>显卡容量 %1</translation>
+    </message>
+</context>
+<context>
+    <name>vramplan::ui::RlPhaseText</name>
+    <message>
+        <source>rollout engine</source>
+        <translation>推演引擎</translation>
+    </message>
+    <message>
+        <source>policy</source>
+        <translation>策略模型</translation>
+    </message>
+    <message>
+        <source>reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>critic</source>
+        <translation>价值模型</translation>
+    </message>
+    <message>
+        <source>CUDA context and NCCL</source>
+        <translation>CUDA 上下文与 NCCL</translation>
+    </message>
+    <message>
+        <source>Generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Experience</source>
+        <translation>经验</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>%1
+engine cannot start</source>
+        <translation>%1
+引擎无法启动</translation>
+    </message>
+    <message>
+        <source>%1, peak</source>
+        <comment>a phase&apos;s device total</comment>
+        <translation>%1，峰值</translation>
+    </message>
+    <message>
+        <source>%1: not part of this algorithm (pairs come from the data set)</source>
+        <translation>%1：不属于该算法（样本对来自数据集）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: device %2 (allocated %3, reserved %4); most held by the %5 (%6)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：设备 %2（已分配 %3，已保留 %4）；占用最多的是%5（%6）</translation>
     </message>
 </context>
 <context>
@@ -3493,6 +4057,36 @@
     <message>
         <source>%1: cannot be written (%2)</source>
         <translation>%1：无法写入（%2）</translation>
+    </message>
+    <message>
+        <source>Accelerate config (*.yaml)</source>
+        <translation>Accelerate 配置 (*.yaml)</translation>
+    </message>
+    <message>
+        <source>TRL config (*.yaml)</source>
+        <translation>TRL 配置 (*.yaml)</translation>
+    </message>
+    <message>
+        <source>verl launch script (*.sh)</source>
+        <translation>verl 启动脚本 (*.sh)</translation>
+    </message>
+    <message>
+        <source>torchtitan train config (*.toml)</source>
+        <translation>torchtitan 训练配置 (*.toml)</translation>
+    </message>
+    <message>
+        <source>ms-swift launch script (*.sh)</source>
+        <translation>ms-swift 启动脚本 (*.sh)</translation>
+    </message>
+    <message>
+        <source>Written to %1.
+
+What the file cannot say (also at its top, where the format has comments):
+%2</source>
+        <translation>已写入 %1。
+
+该文件无法表达的设置（格式支持注释时也写在文件开头）：
+%2</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "advisorworker.h"
 
 #include "document/editcommand.h"
+#include "advice/rl_advice.h"
 #include "advice/serving_advice.h"
 
 namespace vramplan::ui {
@@ -49,7 +50,10 @@ AdviceResult searchAdvice(const Scenario &scenario, quint64 generation,
     AdviceOptions options;
     options.cancel = cancel;
     out.headroomBytes = estimate(scenario).headroomBytes;
-    out.advice = isServingScenario(scenario) ? servingAdvice(scenario) : advise(scenario, options);
+    // An RL plan takes the knobs of its framework (rl_advice.h); a server its own search.
+    out.advice = isServingScenario(scenario) ? servingAdvice(scenario)
+                 : scenario.rl.present()     ? adviseRl(scenario, options)
+                                             : advise(scenario, options);
     if (out.advice.cancelled)
         return out;
     for (const Suggestion &s : out.advice.suggestions)

@@ -1,8 +1,8 @@
 #pragma once
 // "Make it fit" off the UI thread: each request hands a copy of the scenario to one worker
-// thread, which runs the advisor (core advisor.h) and sends the advice back by value through a
-// queued signal. Requests are numbered; only the newest one's advice is published, so a slider
-// dragged past a scenario never shows advice for it. While a search runs, newer requests
+// thread, which runs the advisor (core advisor.h; rl_advice.h for an RL plan) and sends the
+// advice back by value through a queued signal. Requests are numbered; only the newest one's
+// advice is published, so a slider dragged past a scenario never shows advice for it. While a search runs, newer requests
 // coalesce into one waiting request and the running search is told to stop; the window never
 // waits for a search.
 

@@ -4,6 +4,7 @@
 #include "charts/curvechart.h"
 #include "charts/timelinechart.h"
 #include "panels/fitadvisorpanel.h"
+#include "rl/rlphasechart.h"
 
 #include <QGridLayout>
 #include <QMetaObject>
@@ -12,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <tuple>
 
 namespace vramplan::ui {
 namespace {
@@ -26,25 +28,82 @@ ChartsPage::ChartsPage(BreakdownChart *breakdown, FitAdvisorPanel *fit, CurveCha
                        QWidget *parent)
     : QWidget(parent), m_grid(new QGridLayout(this)), m_tabs(new QTabWidget), m_left(new QWidget),
       m_leftLayout(new QVBoxLayout(m_left)), m_breakdown(breakdown), m_fit(fit),
-      m_timeline(timeline)
+      m_timeline(timeline), m_rlPhases(new RlPhaseChart(RlPhaseChart::Style::Breakdown, this)),
+      m_rlTimeline(new RlPhaseChart(RlPhaseChart::Style::Timeline, this))
 {
+    m_rlPhases->hide();
+    m_rlTimeline->hide();
     m_tabs->addTab(batch, tr("Micro-batch"));
     m_tabs->addTab(sequence, tr("Sequence length"));
     m_tabs->addTab(gpus, tr("GPU count"));
     m_tabs->setUsesScrollButtons(true);
     // The panel as tall as the timeline beside it; collapsed, the breakdown takes its room.
     m_leftLayout->setContentsMargins(0, 0, 0, 0);
-    m_leftLayout->addWidget(m_breakdown, 3);
-    m_leftLayout->addWidget(m_fit, 2);
     m_grid->setContentsMargins(4, 4, 4, 4);
-    m_grid->addWidget(m_left, 0, 0, 2, 1);
-    m_grid->addWidget(m_tabs, 0, 1);
-    m_grid->addWidget(m_timeline, 1, 1);
     m_grid->setColumnStretch(0, 2);
     m_grid->setColumnStretch(1, 3);
     m_grid->setRowStretch(0, 3);
     m_grid->setRowStretch(1, 2);
+    arrange(false);
     connect(m_breakdown, &BreakdownChart::wantedHeightChanged, this, &ChartsPage::share);
+    // A suggestion hovered in "Make it fit" previews on the RL phases too.
+    connect(m_fit, &FitAdvisorPanel::previewRequested, m_rlPhases, &RlPhaseChart::setPreview);
+    connect(m_fit, &FitAdvisorPanel::previewCleared, m_rlPhases, &RlPhaseChart::clearPreview);
+}
+
+void ChartsPage::setEstimate(const Estimate &estimate, Unit unit)
+{
+    const bool rl = estimate.rl.present;
+    if (rl) {
+        m_rlPhases->setEstimate(estimate, unit);
+        m_rlTimeline->setEstimate(estimate, unit);
+    }
+    if (rl != m_rl) {
+        m_rl = rl;
+        swapCharts();
+    }
+}
+
+void ChartsPage::swapCharts()
+{
+    // Only the two charts change places: the "Make it fit" panel stays where it is, so that a
+    // chip under the pointer sees no leave and enter (which would preview it on the breakdown).
+    QWidget *oldBreakdown = m_rl ? static_cast<QWidget *>(m_breakdown) : m_rlPhases;
+    QWidget *oldTimeline = m_rl ? static_cast<QWidget *>(m_timeline) : m_rlTimeline;
+    if (m_tabbed) {
+        for (const auto &[from, to, name] :
+             {std::tuple{oldBreakdown, breakdown(), tr("Breakdown")},
+              std::tuple{oldTimeline, timeline(), tr("Step timeline")}}) {
+            const int index = m_tabs->indexOf(from);
+            const bool current = m_tabs->currentWidget() == from;
+            m_tabs->removeTab(index);
+            m_tabs->insertTab(index, to, name);
+            if (current)
+                m_tabs->setCurrentWidget(to);
+        }
+    } else {
+        const int index = m_leftLayout->indexOf(oldBreakdown);
+        const int stretch = m_leftLayout->stretch(index);
+        m_leftLayout->removeWidget(oldBreakdown);
+        m_leftLayout->insertWidget(index, breakdown(), stretch);
+        m_grid->removeWidget(oldTimeline);
+        m_grid->addWidget(timeline(), 1, 1);
+        breakdown()->show();
+        timeline()->show();
+    }
+    oldBreakdown->hide();
+    oldTimeline->hide();
+    share();
+}
+
+QWidget *ChartsPage::breakdown() const
+{
+    return m_rl ? static_cast<QWidget *>(m_rlPhases) : m_breakdown;
+}
+
+QWidget *ChartsPage::timeline() const
+{
+    return m_rl ? static_cast<QWidget *>(m_rlTimeline) : m_timeline;
 }
 
 void ChartsPage::share()
@@ -54,7 +113,7 @@ void ChartsPage::share()
     // for its labels, as long as the panel keeps a quarter.
     const QMargins margins = m_grid->contentsMargins();
     const int column = height() - margins.top() - margins.bottom();
-    const int wanted = m_breakdown->wantedHeight();
+    const int wanted = m_rl ? 0 : m_breakdown->wantedHeight(); // the RL phases ask for no more
     int breakdown = 3, panel = 2;
     if (!m_tabbed && column > 0 && wanted * 5 > column * 3) {
         breakdown = std::min(wanted, column - column / 4);
@@ -80,33 +139,33 @@ void ChartsPage::arrange(bool tabbed)
 {
     m_tabbed = tabbed;
     if (tabbed) {
-        m_leftLayout->removeWidget(m_breakdown);
+        m_leftLayout->removeWidget(breakdown());
         m_leftLayout->removeWidget(m_fit);
         m_grid->removeWidget(m_left);
-        m_grid->removeWidget(m_timeline);
+        m_grid->removeWidget(timeline());
         m_grid->removeWidget(m_tabs);
         m_left->hide();
         m_fit->setCollapsible(false);
-        m_tabs->insertTab(0, m_breakdown, tr("Breakdown"));
+        m_tabs->insertTab(0, breakdown(), tr("Breakdown"));
         m_tabs->insertTab(1, m_fit, tr("Make it fit"));
-        m_tabs->addTab(m_timeline, tr("Step timeline"));
-        m_tabs->setCurrentWidget(m_breakdown);
+        m_tabs->addTab(timeline(), tr("Step timeline"));
+        m_tabs->setCurrentWidget(breakdown());
         m_grid->addWidget(m_tabs, 0, 0, 2, 2);
     } else {
-        m_tabs->removeTab(m_tabs->indexOf(m_breakdown));
-        m_tabs->removeTab(m_tabs->indexOf(m_fit));
-        m_tabs->removeTab(m_tabs->indexOf(m_timeline));
+        for (QWidget *w : {breakdown(), static_cast<QWidget *>(m_fit), timeline()})
+            if (const int index = m_tabs->indexOf(w); index >= 0)
+                m_tabs->removeTab(index);
         m_grid->removeWidget(m_tabs);
-        m_leftLayout->addWidget(m_breakdown, 3);
+        m_leftLayout->addWidget(breakdown(), 3);
         m_leftLayout->addWidget(m_fit, 2);
         m_fit->setCollapsible(true);
         m_grid->addWidget(m_left, 0, 0, 2, 1);
         m_grid->addWidget(m_tabs, 0, 1);
-        m_grid->addWidget(m_timeline, 1, 1);
+        m_grid->addWidget(timeline(), 1, 1);
         m_left->show();
-        m_breakdown->show();
+        breakdown()->show();
         m_fit->show();
-        m_timeline->show();
+        timeline()->show();
     }
 }
 

@@ -296,6 +296,7 @@ void MainWindow::redraw()
     m_breakdown->setEstimate(
         e, m_unit, balanced ? std::optional<double>(balanced->peak.device) : std::nullopt);
     m_timeline->setEstimate(e, m_unit);
+    m_chartsPage->setEstimate(e, m_unit); // an RL plan: its phases in the breakdown's place
     m_batchCurve->setCurve(c->batchCurve(), m_unit);
     m_sequenceCurve->setCurve(c->sequenceCurve(), m_unit);
     m_gpuCurve->setCurve(c->gpuCurve(), m_unit);

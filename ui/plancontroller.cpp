@@ -6,6 +6,7 @@
 #include "advice/solvers.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <limits>
 
@@ -55,7 +56,36 @@ bool differs(double a, double b)
 // Memory at each sample of one numeric field; invalid points are kept as gaps. Under an expert
 // load imbalance, also the total of each sample with balanced routing (kept only where some
 // sample differs).
-void sweep(CurveData &curve, const Scenario &base, const NumericField &field)
+// Sets one sample's value on a copy of the scenario; false where the value is invalid there.
+using Setter = std::function<bool(Scenario &, double)>;
+
+Setter fieldSetter(const NumericField &field)
+{
+    return [&field](Scenario &s, double v) { return setNumericField(s, field, v).empty(); };
+}
+
+// The longest response (in tokens) with which an RL scenario fits; 0 when none does. Memory
+// never falls as the response grows, so the search halves the interval.
+int64_t longestResponse(const Scenario &base)
+{
+    const auto fits = [&](int64_t response) {
+        Scenario s = base;
+        s.rl.responseTokens = response;
+        const Estimate e = vramplan::estimate(s);
+        return e.fits && e.rl.engineStarts;
+    };
+    int64_t lo = 0, hi = (int64_t(1) << 24) - base.rl.promptTokens;
+    while (lo < hi) {
+        const int64_t mid = (lo + hi + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+void sweep(CurveData &curve, const Scenario &base, const Setter &set)
 {
     curve.components.assign(curve.x.size(), {});
     curve.valid.assign(curve.x.size(), false);
@@ -67,7 +97,7 @@ void sweep(CurveData &curve, const Scenario &base, const NumericField &field)
     Scenario s = base;
     for (size_t i = 0; i < curve.x.size(); ++i) {
         s = base;
-        if (!setNumericField(s, field, curve.x[i]).empty())
+        if (!set(s, curve.x[i]))
             continue;
         const Estimate e = vramplan::estimate(s);
         curve.components[i] = e.perGpu;
@@ -118,19 +148,40 @@ void PlanController::recompute()
         1, std::clamp(std::max({256.0, 2 * batch, 1.5 * double(bestBatch)}), 1.0, 65536.0), batch);
     m_batch.current = batch;
     m_batch.largestFitting = bestBatch > 0 ? double(bestBatch) : -1;
-    sweep(m_batch, s, *findNumericField("training.micro_batch_size"));
+    sweep(m_batch, s, fieldSetter(*findNumericField("training.micro_batch_size")));
 
-    const double seq = double(s.training.sequenceLength);
-    const int64_t bestSeq = maxSequenceLength(s, 128);
-    m_sequence.title = tr("Memory vs sequence length");
-    m_sequence.xLabel = tr("Sequence length (tokens)");
-    m_sequence.xName = tr("sequence length");
-    m_sequence.x = logSamples(
-        128, std::clamp(std::max({32768.0, 2 * seq, 1.5 * double(bestSeq)}), 128.0, 4194304.0),
-        seq);
-    m_sequence.current = seq;
-    m_sequence.largestFitting = bestSeq > 0 ? double(bestSeq) : -1;
-    sweep(m_sequence, s, *findNumericField("training.sequence_length"));
+    if (s.rl.present()) {
+        // An RL plan's sequence is prompt + response (docs/rl.md): the curve sweeps the
+        // response, which the training sequence length does not move.
+        const double response = double(s.rl.responseTokens);
+        const int64_t bestResponse = longestResponse(s);
+        m_sequence.title = tr("Memory vs response length");
+        m_sequence.xLabel = tr("Response tokens");
+        m_sequence.xName = tr("response tokens");
+        m_sequence.x = logSamples(
+            128,
+            std::clamp(std::max({16384.0, 2 * response, 1.5 * double(bestResponse)}), 128.0,
+                       double((int64_t(1) << 24) - s.rl.promptTokens)),
+            response);
+        m_sequence.current = response;
+        m_sequence.largestFitting = bestResponse > 0 ? double(bestResponse) : -1;
+        sweep(m_sequence, s, [](Scenario &t, double v) {
+            t.rl.responseTokens = int64_t(v);
+            return true;
+        });
+    } else {
+        const double seq = double(s.training.sequenceLength);
+        const int64_t bestSeq = maxSequenceLength(s, 128);
+        m_sequence.title = tr("Memory vs sequence length");
+        m_sequence.xLabel = tr("Sequence length (tokens)");
+        m_sequence.xName = tr("sequence length");
+        m_sequence.x = logSamples(
+            128, std::clamp(std::max({32768.0, 2 * seq, 1.5 * double(bestSeq)}), 128.0, 4194304.0),
+            seq);
+        m_sequence.current = seq;
+        m_sequence.largestFitting = bestSeq > 0 ? double(bestSeq) : -1;
+        sweep(m_sequence, s, fieldSetter(*findNumericField("training.sequence_length")));
+    }
 
     // GPU counts step in whole model-parallel groups.
     const auto &p = s.parallelism;
@@ -148,7 +199,7 @@ void PlanController::recompute()
     m_gpus.current = gpus;
     m_gpus.largestFitting = fewest > 0 ? double(fewest) : -1;
     m_gpus.fitLabel = tr("fewest that fit");
-    sweep(m_gpus, s, *findNumericField("parallelism.gpus"));
+    sweep(m_gpus, s, fieldSetter(*findNumericField("parallelism.gpus")));
 
     m_serving = vramplan::ui::servingCurves(s);
 }

@@ -250,6 +250,9 @@ std::string checkScenario(const Scenario &s)
     if (s.serving.present && s.serving.engineVersion.given && s.serving.engineVersion.major < 0)
         return "serving.engine_version: expected a release such as \"0.21\" or \"" +
                std::string(toString(s.serving.engine)) + " 0.21\"";
+    if (s.rl.present() && s.rl.frameworkVersion.given && s.rl.frameworkVersion.major < 0)
+        return "rl.framework_version: expected a release such as \"0.5\" or \"" +
+               std::string(toString(s.rl.framework)) + " 0.5\"";
     checkLayout(s, error);
     return error;
 }

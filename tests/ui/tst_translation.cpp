@@ -85,6 +85,9 @@ const QStringList allowedWords = {
     // the guide's sources (authors' names), hardware and library terms, an API name
     "Korthikanti", "Rajbhandari", "Micikevicius", "Dettmers", "Apple", "NCCL", "PCIe",
     "softmax", "autograd", "foreach",
+    // post-training algorithms and frameworks by their own names (GRPO, ORPO, RLOO,
+    // REINFORCE++; verl, OpenRLHF, ms-swift)
+    "GRPO", "ORPO", "RLOO", "REINFORCE", "verl", "OpenRLHF", "swift",
     // standard terms of the field, as Chinese engineers write them
     "token", "tokens", "logit", "logits", "rank",
     // LoRA target module names in a tooltip

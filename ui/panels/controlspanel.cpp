@@ -8,6 +8,7 @@
 #include "panels/namegroup.h"
 #include "panels/parallelgroup.h"
 #include "panels/presetpicker.h"
+#include "panels/rlgroup.h"
 #include "panels/saversgroup.h"
 #include "panels/servinggroup.h"
 #include "panels/stackgroup.h"
@@ -58,11 +59,11 @@ QString shownValue(const QWidget *control)
 ControlsPanel::ControlsPanel(QWidget *parent)
     : QWidget(parent), m_name(new NameGroup), m_model(new ModelGroup), m_batch(new BatchGroup),
       m_training(new TrainingGroup), m_stack(new StackGroup), m_serving(new ServingGroup),
-      m_savers(new SaversGroup),
+      m_rl(new RlGroup), m_savers(new SaversGroup),
       m_parallel(new ParallelGroup), m_gpu(new GpuGroup)
 {
-    m_groups = {m_name,    m_model,  m_batch,    m_training, m_stack,
-                m_serving, m_savers, m_parallel, m_gpu};
+    m_groups = {m_name,    m_model, m_batch,  m_training, m_stack,
+                m_serving, m_rl,    m_savers, m_parallel, m_gpu};
     auto *layout = new QVBoxLayout(this);
     for (ControlGroup *group : m_groups) {
         layout->addWidget(group);
@@ -270,6 +271,11 @@ void ControlsPanel::refreshAvailability()
 {
     for (ControlGroup *group : m_groups)
         group->refreshAvailability(m_scenario);
+    // With an `rl` section the sequence is prompt + response (docs/rl.md): the batch group's
+    // sequence length is not what is planned.
+    ControlGroup::setAvailable(sequenceLength(), !m_scenario.rl.present(),
+                               tr("Post-training plans prompt + response tokens: set them in "
+                                  "the Post-training (RL) group"));
     applyWarnings(); // the groups have just set the tooltips the warnings go before
 }
 

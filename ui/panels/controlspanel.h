@@ -1,7 +1,7 @@
 #pragma once
 // Every knob of a scenario, grouped: the name, the model, batch and sequence, mode, precision
-// and optimizer, the inference server, memory savers, parallelism, the GPU (one ControlGroup
-// each). The panel
+// and optimizer, the inference server, post-training with a rollout engine (RL), memory savers,
+// parallelism, the GPU (one ControlGroup each). The panel
 // computes nothing: it shows a scenario, and when the user turns a knob it emits the edited
 // scenario, already checked for consistency, with the step's name. An edit that would make the
 // scenario inconsistent is refused, saying which value of which control and why. Knobs that
@@ -35,6 +35,7 @@ class ModelGroup;
 class NameGroup;
 class ParallelGroup;
 class PresetPicker;
+class RlGroup;
 class SaversGroup;
 class ServingGroup;
 class StackGroup;
@@ -74,6 +75,7 @@ public:
     QComboBox *attentionBox() const;
     ServingGroup *servingGroup() const { return m_serving; }
     StackGroup *stackGroup() const { return m_stack; }
+    RlGroup *rlGroup() const { return m_rl; }
     QWidget *controlFor(const QString &field) const; // "training.gradient_accumulation_steps"
     void setUnit(Unit unit); // sizes in the controls (the GPU's memory)
     // The estimate's warnings on the controls they concern (warningmarks.h), until the next.
@@ -109,6 +111,7 @@ private:
     TrainingGroup *m_training;
     StackGroup *m_stack;
     ServingGroup *m_serving;
+    RlGroup *m_rl;
     SaversGroup *m_savers;
     ParallelGroup *m_parallel;
     GpuGroup *m_gpu;

@@ -86,6 +86,19 @@ constexpr const char *context = "vramplan::ui::EnumLabel";
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "gptq", "weight quantization"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "mxfp4", "weight quantization"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "bitsandbytes", "weight quantization"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "grpo", "RL algorithm"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "ppo", "RL algorithm"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "dpo", "RL algorithm"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "orpo", "RL algorithm"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "kto", "RL algorithm"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "rloo", "RL algorithm"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "reinforce_pp", "RL algorithm"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "verl", "RL framework"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "trl", "RL framework"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "openrlhf", "RL framework"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "ms_swift", "RL framework"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "colocated", "rollout placement"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "separate", "rollout placement"),
 };
 
 } // namespace
@@ -157,6 +170,19 @@ const char *enumKind(KvCacheDtype)
 const char *enumKind(WeightQuantization)
 {
     return "weight quantization";
+}
+
+const char *enumKind(RlAlgorithm)
+{
+    return "RL algorithm";
+}
+const char *enumKind(RlFramework)
+{
+    return "RL framework";
+}
+const char *enumKind(RolloutPlacement)
+{
+    return "rollout placement";
 }
 
 QString enumLabel(const char *kind, std::string_view name)

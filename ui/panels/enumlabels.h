@@ -33,6 +33,9 @@ const char *enumKind(TrainingLoop);
 const char *enumKind(ServingEngine);
 const char *enumKind(KvCacheDtype);
 const char *enumKind(WeightQuantization);
+const char *enumKind(RlAlgorithm);
+const char *enumKind(RlFramework);
+const char *enumKind(RolloutPlacement);
 
 // The spelling `name` of the enumeration `kind`, in the window's language.
 QString enumLabel(const char *kind, std::string_view name);

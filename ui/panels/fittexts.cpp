@@ -6,6 +6,7 @@
 #include "advice/calibration.h"
 #include "advice/serving_advice.h"
 #include "panels/fitwording.h"
+#include "rl/rlphasetext.h"
 
 #include <QCoreApplication>
 
@@ -42,13 +43,20 @@ QString fitToolTip(const Scenario &from, const Suggestion &s, Unit unit, bool ne
                        formatSize(s.peakDeviceBytes * validationErrorBand.high, unit))
             : Texts::tr("Peak %1 per GPU, headroom %2.")
                   .arg(formatSize(s.peakDeviceBytes, unit), formatSize(s.headroomBytes, unit));
+    // An RL plan's peak is its largest phase's: say which, as the RL phases chart marks it.
+    QString phase;
+    if (s.scenario.rl.present())
+        if (const Estimate e = estimate(s.scenario); e.rl.present)
+            phase = Texts::tr("The peak is in the %1 phase, most of it held by the %2.")
+                        .arg(rlPhaseName(e.rl.peak).toLower(), rlHolderName(e.rl.phase(e.rl.peak).holder));
     const QString relative = relativeTimeNumber(s.relativeStepTime);
     const QString time = relative.isEmpty() ? Texts::tr("the step time per token unknown")
                                             : Texts::tr("%1 the step time per token").arg(relative);
     return Texts::tr("<p><b>%1</b></p><p>%2<br>%3: %4</p><p><span style=\"color:%5\">"
               "&#9632;</span> %6: %7</p><p>%8</p><p><i>%9</i></p>",
               "a suggestion's tooltip")
-        .arg(phrases, escaped(peak), escaped(time), escaped(QString::fromStdString(s.costBasis)),
+        .arg(phrases, escaped(phase.isEmpty() ? peak : peak + QLatin1Char(' ') + phase),
+             escaped(time), escaped(QString::fromStdString(s.costBasis)),
              kindColor(s.kind).name(), escaped(kindName(s.kind, from.serving.present)),
              escaped(kindMeaning(s.kind, from.serving.present)),
              changes.join(QStringLiteral("<br>")),
@@ -77,6 +85,11 @@ QString fitStatusText(const AdviceResult &result, Unit unit)
         else
             text = Texts::tr("Does not serve it as it is. %1 to serve it (%2 candidates searched).")
                        .arg(ways, searched);
+    } else if (a.fitsNow && a.suggestions.empty() && result.scenario.rl.present()) {
+        // rl_advice.h searches only a plan that does not fit: its knobs trade time for memory.
+        text = Texts::tr("Fits, headroom %1. The RL knobs trade time or method for memory: "
+                         "nothing to change.")
+                   .arg(formatSize(headroom, unit, 1));
     } else if (a.fitsNow && a.suggestions.empty())
         text = Texts::tr("Fits, headroom %1. Nothing else fits (%2 candidates searched).")
                    .arg(formatSize(headroom, unit, 1), searched);

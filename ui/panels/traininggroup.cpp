@@ -108,7 +108,13 @@ TrainingGroup::TrainingGroup(QWidget *parent)
            tr("Whose model code and engine run the step: it decides details such as fp32 "
               "logits, chunked cross-entropy, gradient buffers and bucket sizes"));
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
-        request(m_mode, [m = enumAt<Mode>(m_mode)](Scenario &s) { s.training.mode = m; });
+        request(m_mode, [m = enumAt<Mode>(m_mode)](Scenario &s) {
+            s.training.mode = m;
+            // An `rl` section needs training.mode train (SPEC §3): inference drops it, as the
+            // Post-training group's switch would.
+            if (m == Mode::Inference)
+                s.rl = RlConfig{};
+        });
     });
     connect(m_precision, &QComboBox::currentIndexChanged, this, [this] {
         request(m_precision,
