@@ -172,6 +172,16 @@ void finishEstimate(Estimate &e, const Scenario &s, double fragmentedBytes)
     clamp(e.peak.device);
     for (auto &v : e.perGpu)
         clamp(v);
+    // Clamped, the components still add up to the device total the bar and the table show: each
+    // is scaled down by what the sum exceeds it by.
+    if (clamped) {
+        double sum = 0;
+        for (const double v : e.perGpu)
+            sum += v;
+        if (sum > e.peak.device)
+            for (auto &v : e.perGpu)
+                v *= e.peak.device / sum;
+    }
 
     e.calibrated = s.calibration.present;
     e.capacityBytes = std::max(0.0, s.gpu.memoryGiB) * GiB;

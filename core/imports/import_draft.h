@@ -71,6 +71,8 @@ struct Draft
 // llamafactory_import.cpp, torchtune_import.cpp).
 void importDeepSpeed(ConfigDoc &doc, Draft &draft);
 void importHfTrainer(ConfigDoc &doc, Draft &draft);
+// A TRL GRPO or DPO config's `rl` section (trl_rl_import.cpp); nothing for other trainers.
+void importTrlRl(ConfigDoc &doc, Draft &draft);
 void importAxolotl(ConfigDoc &doc, Draft &draft);
 void importLlamaFactory(ConfigDoc &doc, Draft &draft);
 void importTorchtune(ConfigDoc &doc, Draft &draft);

@@ -132,6 +132,7 @@ void importHfTrainer(ConfigDoc &doc, Draft &draft)
     }
     noteDeepSpeedReference(doc, "deepspeed", draft);
     importFsdp(doc, "fsdp", "fsdp_config", draft);
+    importTrlRl(doc, draft);
 }
 
 } // namespace vramplan::imports

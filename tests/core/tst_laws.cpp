@@ -8,6 +8,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -86,6 +87,7 @@ private slots:
     void saversNeverRaise_data() { grid_data(); }
     void sumsAndFiniteness();
     void sumsAndFiniteness_data() { grid_data(); }
+    void clampedComponentsSumToThePeak();
     void grid() {}
 };
 
@@ -219,6 +221,26 @@ void TestLaws::sumsAndFiniteness()
         }
         QCOMPARE(e.items.dropped(), size_t(0));
     }
+}
+
+// Beyond 4e18 bytes every figure is clamped and a warning says so; the components are scaled to
+// the clamped device peak, so the bar still adds up to the figure beside it (the window's monkey
+// found eager attention at 1.5M tokens with a sum 30% above the clamped peak).
+void TestLaws::clampedComponentsSumToThePeak()
+{
+    const Scenario s = test::parseOrFail(R"({"format":"vramplan-scenario",
+        "model": {"preset": "llama-3.2-1b"},
+        "training": {"micro_batch_size": 4096, "sequence_length": 1572864, "attention": "eager"},
+        "gpu": {"preset": "h100-80gb"}})");
+    const Estimate e = estimate(s);
+    QCOMPARE(e.peak.device, 4.0e18);
+    QVERIFY(std::any_of(e.warnings.begin(), e.warnings.end(),
+                        [](const Warning &w) { return w.code == WarningCode::Clamped; }));
+    double sum = 0;
+    for (const double v : e.perGpu)
+        sum += v;
+    QVERIFY2(std::fabs(sum - e.peak.device) <= 1e-9 * e.peak.device,
+             qPrintable(QString::number(sum, 'g', 17)));
 }
 
 QTEST_APPLESS_MAIN(TestLaws)

@@ -14,6 +14,7 @@
 
 #include "advisorworker.h"
 #include "charts/breakdownchart.h"
+#include "chartspage.h"
 #include "document/dialogs.h"
 #include "document/document.h"
 #include "document/editcommand.h"
@@ -22,6 +23,7 @@
 #include "panels/logslider.h"
 #include "panels/servinggroup.h"
 #include "plancontroller.h"
+#include "rl/rlphasechart.h"
 #include "uitesting.h"
 
 #include <QAbstractSpinBox>
@@ -261,9 +263,17 @@ void checkInvariants(MainWindow &w, const QString &last)
     for (double v : {e.peak.allocated, e.peak.reserved, e.peak.device, e.capacityBytes})
         QVERIFY2(std::isfinite(v) && v >= 0, context);
     double drawn = 0;
-    for (int c = 0; c < componentCount; ++c) {
+    for (int c = 0; c < componentCount; ++c)
         QVERIFY2(std::isfinite(e.perGpu[size_t(c)]), context);
-        drawn += w.breakdownChart()->barValue(Component(c));
+    if (e.rl.present) {
+        // An RL plan draws its phases side by side: the peak phase's column is the peak.
+        const RlPhaseChart *phases = w.chartsPage()->rlPhases();
+        for (int i = 0; i < phases->columnCount(); ++i)
+            if (phases->columnPhase(i) == e.rl.peak)
+                drawn = phases->columnTotal(i);
+    } else {
+        for (int c = 0; c < componentCount; ++c)
+            drawn += w.breakdownChart()->barValue(Component(c));
     }
     QVERIFY2(std::abs(drawn - e.peak.device / unitBytes(w.unit())) <= 1e-6 * std::max(1.0, drawn),
              context);

@@ -225,14 +225,18 @@ void TestExports::roundTrip_data()
         "");
     row("trl grpo vllm colocate", grpoTrl, F::Trl, "", none,
         R"(["training.micro_batch_size", "training.gradient_accumulation_steps",
-            "training.finetune.lora_rank", "training.finetune.lora_targets", "training.precision"])",
+            "training.finetune.lora_rank", "training.finetune.lora_targets", "training.precision",
+            "rl.framework", "rl.algorithm", "rl.group_size", "rl.prompt_tokens",
+            "rl.response_tokens", "rl.beta", "rl.rollout.engine", "rl.rollout.placement",
+            "rl.rollout.gpu_memory_utilization", "rl.rollout.sleep_level"])",
         R"(["num_generations: 8", "max_prompt_length: 512", "max_completion_length: 1024",
             "beta: 0.04", "use_vllm: true", "vllm_mode: colocate",
             "vllm_gpu_memory_utilization: 0.3", "vllm_enable_sleep_mode: false"])",
         "");
     row("trl dpo zero3 + deepspeed", dpoTrl, F::Trl, "", deepspeedBeside,
         R"(["training.micro_batch_size", "training.gradient_accumulation_steps",
-            "parallelism.zero_stage", "training.precision", "training.activation_recompute"])",
+            "parallelism.zero_stage", "training.precision", "training.activation_recompute",
+            "rl.framework", "rl.algorithm", "rl.prompt_tokens", "rl.response_tokens"])",
         R"(["max_length: 2048", "max_prompt_length: 1024", "per_device_train_batch_size: 2"])",
         "rl.beta: not set");
 

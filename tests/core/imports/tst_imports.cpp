@@ -87,11 +87,12 @@ void TestImports::realFiles_data()
         << 8 << std::string("mistral-7b")
         << std::string(R"J({"parallelism.zero_stage": 0, "training.micro_batch_size": 8,
              "training.gradient_accumulation_steps": 2, "training.sequence_length": 1024,
-             "training.precision": "bf16_mixed", "training.optimizer": "adamw"})J")
+             "training.precision": "bf16_mixed", "training.optimizer": "adamw",
+             "rl.algorithm": "dpo", "rl.beta": 0.01})J")
         << std::string(R"J({"training.gradient_accumulation_steps":
                "DS:gradient_accumulation_steps \"auto\" = F0:gradient_accumulation_steps",
-             "training.optimizer": "F0:optim"})J")
-        << std::string() << std::string("F0:beta");
+             "training.optimizer": "F0:optim", "rl.beta": "F0:beta"})J")
+        << std::string() << std::string("F0:learning_rate");
     // Axolotl's zero3_bf16_cpuoffload_all.json: stage 3, both offloads to the CPU, bf16 on.
     QTest::newRow("deepspeed zero3 cpu offload all")
         << std::string("deepspeed/axolotl_zero3_bf16_cpuoffload_all.json") << 2
@@ -158,10 +159,33 @@ void TestImports::realFiles_data()
         << std::string("hf/zephyr-7b-beta_dpo_config_full.yaml") << 8 << std::string("mistral-7b")
         << std::string(R"J({"training.micro_batch_size": 8, "training.gradient_accumulation_steps": 2,
              "training.sequence_length": 1024, "training.precision": "amp_bf16",
-             "framework": "transformers"})J")
+             "framework": "transformers", "rl.framework": "trl", "rl.algorithm": "dpo",
+             "rl.group_size": 1, "rl.prompt_tokens": 512, "rl.response_tokens": 512,
+             "rl.beta": 0.01})J")
         << std::string(R"J({"training.precision": "F0:bf16 (autocast over the weights as loaded, fp32)",
-             "model.layers": "--model mistral-7b"})J")
-        << std::string() << std::string("F0:max_prompt_length");
+             "model.layers": "--model mistral-7b", "rl.prompt_tokens": "F0:max_prompt_length",
+             "rl.beta": "F0:beta",
+             "rl.response_tokens": "F0:max_length minus the prompt's 512"})J")
+        << std::string() << std::string("F0:learning_rate");
+
+    // open-r1's GRPO demo (TRL GRPOConfig): 16 generations of up to 1024 tokens after 512-token
+    // prompts, vLLM at 0.7 on a device of its own (vllm_device auto, before TRL's vllm_mode; the
+    // server mode since), beta left at TRL's 0.0: no reference model.
+    QTest::newRow("trl grpo open-r1 demo")
+        << std::string("hf/open-r1_qwen2.5-1.5b_grpo_config_demo.yaml") << 8
+        << std::string("qwen2.5-7b")
+        << std::string(R"J({"rl.framework": "trl", "rl.algorithm": "grpo", "rl.group_size": 16,
+             "rl.prompt_tokens": 512, "rl.response_tokens": 1024, "rl.beta": 0.0,
+             "rl.reference_model": false, "rl.rollout.engine": "vllm",
+             "rl.rollout.placement": "separate", "rl.rollout.gpus": 1,
+             "rl.rollout.gpu_memory_utilization": 0.7, "rl.rollout.sleep_level": 0,
+             "training.micro_batch_size": 16, "training.gradient_accumulation_steps": 4,
+             "training.precision": "bf16", "training.activation_recompute": "full"})J")
+        << std::string(R"J({"rl.group_size": "F0:num_generations",
+             "rl.response_tokens": "F0:max_completion_length",
+             "rl.rollout.gpu_memory_utilization": "F0:vllm_gpu_memory_utilization",
+             "rl.beta": "TRL default beta 0.0 (no reference model, since v0.18) (trl/trainer/grpo_config.py, v0.23)"})J")
+        << std::string("the vLLM server runs on GPUs of its own") << std::string("F0:vllm_device");
 
     // --- Axolotl ---
     QTest::newRow("axolotl lora-1b")
