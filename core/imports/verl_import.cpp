@@ -75,11 +75,23 @@ void importVerl(LaunchScript &launch, Draft &draft)
                                                                         size->get<int64_t>() != gpus)
             draft.warn(doc.origin(actor + "fsdp_config.fsdp_size") +
                        ": sharding over a subset of the GPUs is planned as sharding over all");
+        // The actor's offload switches move its parameters and optimizer states to the CPU
+        // between phases and back for the update (verl/workers/fsdp_workers.py
+        // offload_fsdp_model_to_cpu / load_fsdp_model_to_gpu; no FSDP CPUOffload for the
+        // actor): the update itself runs with both on the GPU, so they are the rl section's
+        // offload switches (read below), not the step's.
         const bool params = doc.takeBool(actor + "fsdp_config.param_offload").value_or(false);
         const bool optim = doc.takeBool(actor + "fsdp_config.optimizer_offload").value_or(false);
-        draft.set("parallelism.offload_parameters", params ? "cpu" : "none",
+        const std::string between = " (verl offloads between phases; the update runs on the GPU, "
+                                    "verl/workers/fsdp_workers.py)";
+        draft.set("parallelism.offload_parameters", "none",
+                  origin(actor + "fsdp_config.param_offload", "param_offload false") + between);
+        draft.set("parallelism.offload_optimizer", "none",
+                  origin(actor + "fsdp_config.optimizer_offload", "optimizer_offload false") +
+                      between);
+        draft.set("rl.offload.policy_parameters", params,
                   origin(actor + "fsdp_config.param_offload", "param_offload false"));
-        draft.set("parallelism.offload_optimizer", optim ? "cpu" : "none",
+        draft.set("rl.offload.policy_optimizer", optim,
                   origin(actor + "fsdp_config.optimizer_offload", "optimizer_offload false"));
         // FSDP's MixedPrecision: fp32 sharded parameters (model_dtype), bf16 compute (dtype).
         const std::string master = doc.takeString(actor + "fsdp_config.model_dtype").value_or("fp32");
@@ -222,12 +234,6 @@ void importVerl(LaunchScript &launch, Draft &draft)
     if (const auto mode = doc.takeString(rollout + "mode"); mode && *mode != "sync")
         draft.warn(doc.origin(rollout + "mode") + ": the " + *mode +
                    " rollout server is planned as the colocated engine");
-    const DraftField *params = draft.field("parallelism.offload_parameters");
-    const DraftField *optim = draft.field("parallelism.offload_optimizer");
-    if (params)
-        draft.set("rl.offload.policy_parameters", params->value == "cpu", params->origin);
-    if (optim)
-        draft.set("rl.offload.policy_optimizer", optim->value == "cpu", optim->origin);
     const auto ref = doc.takeBool("actor_rollout_ref.ref.fsdp_config.param_offload");
     draft.set("rl.offload.reference", ref.value_or(false),
               origin("actor_rollout_ref.ref.fsdp_config.param_offload", "param_offload false"));
