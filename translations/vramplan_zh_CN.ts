@@ -1929,6 +1929,55 @@
         <source>Fewest GPUs: more do not help without splitting the model (TP or PP)</source>
         <translation>最少 GPU 数：不切分模型（TP 或 PP）时，增加 GPU 无济于事</translation>
     </message>
+    <message>
+        <source>default</source>
+        <comment>the framework&apos;s default engine share</comment>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>engine share %1 → %2</source>
+        <translation>引擎显存占比 %1 → %2</translation>
+    </message>
+    <message>
+        <source>engine sleep level %1</source>
+        <translation>引擎休眠级别 %1</translation>
+    </message>
+    <message>
+        <source>reference → CPU</source>
+        <translation>参考模型 → CPU</translation>
+    </message>
+    <message>
+        <source>optimizer → CPU between phases</source>
+        <translation>阶段间优化器 → CPU</translation>
+    </message>
+    <message>
+        <source>weights → CPU between phases</source>
+        <translation>阶段间权重 → CPU</translation>
+    </message>
+    <message>
+        <source>log-prob batch %1 → %2</source>
+        <translation>对数概率批次 %1 → %2</translation>
+    </message>
+    <message>
+        <source>group %1 → %2</source>
+        <translation>组大小 %1 → %2</translation>
+    </message>
+    <message>
+        <source>responses %1 → %2 tokens</source>
+        <translation>回答长度 %1 → %2 个 token</translation>
+    </message>
+    <message>
+        <source>engine beside the trainer</source>
+        <translation>引擎与训练同卡</translation>
+    </message>
+    <message>
+        <source>engine on one GPU of its own</source>
+        <translation>引擎独占 1 张 GPU</translation>
+    </message>
+    <message>
+        <source>engine on %1 GPUs of its own</source>
+        <translation>引擎独占 %1 张 GPU</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::GpuGroup</name>

@@ -17,6 +17,7 @@
 #include "panels/controlspanel.h"
 #include "panels/fitadvisorpanel.h"
 #include "panels/fitchip.h"
+#include "panels/fitwording.h"
 #include "panels/logslider.h"
 #include "panels/rlgroup.h"
 #include "plancontroller.h"
@@ -108,6 +109,8 @@ private slots:
     void turningRlOnAndOff();
     void smallWindowTabsTheRlCharts();
     void advisorProposesRlKnobs();
+    void rlChipPhrases_data();
+    void rlChipPhrases();
 };
 
 void TestRlMode::controlsShowTheSection_data()
@@ -406,10 +409,12 @@ void TestRlMode::advisorProposesRlKnobs()
     for (const FitChip *chip : panel->chips())
         titles << chip->title();
     QVERIFY2(!titles.isEmpty(), qPrintable(panel->statusText()));
-    QVERIFY2(titles.join(QLatin1Char('\n')).contains(QStringLiteral("response_tokens")) ||
-                 titles.join(QLatin1Char('\n')).contains(QStringLiteral("lora")) ||
-                 titles.join(QLatin1Char('\n')).contains(QStringLiteral("LoRA")),
-             qPrintable(titles.join(QLatin1Char('\n'))));
+    const QString all = titles.join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("responses")) || all.contains(QStringLiteral("LoRA")),
+             qPrintable(all));
+    // In the controls' words, never a scenario key ("rollout.gpu_memory_utilization 0.65").
+    QVERIFY2(!all.contains(QLatin1Char('_')) && !all.contains(QStringLiteral("rollout.")),
+             qPrintable(all));
     // Every chip is an RL knob's, and its peak is its scenario's estimate.
     for (const Suggestion &sg : panel->result().advice.suggestions) {
         QVERIFY(sg.scenario.rl.present());
@@ -417,6 +422,59 @@ void TestRlMode::advisorProposesRlKnobs()
         QCOMPARE(sg.peakDeviceBytes, estimate(sg.scenario).peak.device);
         QVERIFY(!sg.costBasis.empty());
     }
+}
+
+// Each RL knob's phrase on a "Make it fit" chip, from the verl example (utilization 0.6, sleep
+// level 1, micro-batch 16, groups of 5, 1024-token responses).
+void TestRlMode::rlChipPhrases_data()
+{
+    QTest::addColumn<QString>("changes"); // the suggestion's changes, as JSON pairs
+    QTest::addColumn<QString>("phrase");
+    QTest::newRow("utilization") << R"([["rl.rollout.gpu_memory_utilization", 0.65]])"
+                                 << "engine share 0.60 → 0.65";
+    QTest::newRow("sleep") << R"([["rl.rollout.sleep_level", 2]])" << "engine sleep level 2";
+    QTest::newRow("reference") << R"([["rl.offload.reference", true]])" << "reference → CPU";
+    QTest::newRow("optimizer") << R"([["rl.offload.policy_optimizer", true]])"
+                               << "optimizer → CPU between phases";
+    QTest::newRow("weights") << R"([["rl.offload.policy_parameters", true]])"
+                             << "weights → CPU between phases";
+    QTest::newRow("log-prob batch") << R"([["rl.log_prob_micro_batch_size", 4]])"
+                                    << "log-prob batch 16 → 4";
+    QTest::newRow("group") << R"([["rl.group_size", 4]])" << "group 5 → 4";
+    QTest::newRow("responses") << R"([["rl.response_tokens", 768]])"
+                               << "responses 1024 → 768 tokens";
+    QTest::newRow("separate engine")
+        << R"([["rl.rollout.placement", "separate"], ["rl.rollout.gpus", 2]])"
+        << "engine on 2 GPUs of its own";
+}
+
+void TestRlMode::rlChipPhrases()
+{
+    QFETCH(QString, changes);
+    QFETCH(QString, phrase);
+    const Scenario from = dataScenario(QStringLiteral("rl_grpo_verl_qwen2.5-7b"));
+    Suggestion sg;
+    sg.scenario = from;
+    for (const auto &pair : nlohmann::json::parse(changes.toStdString())) {
+        const std::string path = pair[0].get<std::string>();
+        sg.changes.emplace_back(path, pair[1]);
+        auto &rl = sg.scenario.rl;
+        if (path == "rl.rollout.gpu_memory_utilization")
+            rl.rollout.gpuMemoryUtilization = pair[1].get<double>();
+        else if (path == "rl.rollout.sleep_level")
+            rl.rollout.sleepLevel = pair[1].get<int64_t>();
+        else if (path == "rl.log_prob_micro_batch_size")
+            rl.logProbMicroBatchSize = pair[1].get<int64_t>();
+        else if (path == "rl.group_size")
+            rl.groupSize = pair[1].get<int64_t>();
+        else if (path == "rl.response_tokens")
+            rl.responseTokens = pair[1].get<int64_t>();
+        else if (path == "rl.rollout.placement")
+            rl.rollout.placement = RolloutPlacement::Separate;
+        else if (path == "rl.rollout.gpus")
+            rl.rollout.gpus = pair[1].get<int64_t>();
+    }
+    QCOMPARE(changePhrases(from, sg), QStringList{phrase});
 }
 
 QTEST_MAIN(TestRlMode)

@@ -1,4 +1,5 @@
 #include "panels/fitwording.h"
+#include "panels/fitwording_rl.h"
 
 #include "formats/enum_names.h"
 #include "formats/numeric_fields.h"
@@ -225,6 +226,14 @@ QStringList changePhrases(const Scenario &from, const Suggestion &s)
             else
                 say({"parallelism.offload_parameters"},
                     Words::tr("weights → %1").arg(place(tp.offloadParameters)));
+        } else if (const QString rl = path.starts_with("rl.") ? rlChangePhrase(path, from, to)
+                                                                : QString();
+                   !rl.isEmpty()) {
+            if (path == "rl.rollout.placement" || path == "rl.rollout.gpus")
+                say({"rl.rollout.placement", "rl.rollout.gpus"}, rl);
+            else
+                say({}, rl);
+            said.insert(path);
         } else {
             say({}, plainPhrase(path, value));
             said.insert(path);
