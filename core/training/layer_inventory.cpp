@@ -167,6 +167,10 @@ void layerInventory(const StageContext &c, const Dims &d, LayerSpec spec, LayerP
 // gradients alone). Where backward does not make the gradients layer by layer, all of it.
 double firstLayerLeftAtEnd(const StageContext &c, size_t group, double whole, double mixerPart)
 {
+    // No gradient made layer by layer: nothing overlaps, and the weight lists need no walk (this
+    // runs for every stage of every estimate).
+    if (layerByLayerGradientBytes(c, 1) <= 0)
+        return std::max({0.0, whole, mixerPart});
     const auto gradientsOf = [&](const WeightList &list) {
         double bytes = 0;
         for (const auto &t : list)
