@@ -5,6 +5,7 @@
 
 #include "estimate_peak.h"
 #include "training/capabilities.h"
+#include "training/model_derived.h"
 #include "training/stage_context.h"
 
 namespace vramplan {
@@ -158,14 +159,10 @@ Estimate estimate(const Scenario &s)
 {
     if (s.rl.present() && s.training.mode == Mode::Train)
         return estimateRl(s);
-    const ModelLayers layers(s.model);
-    const ParameterCounts counts =
-        s.model.hasLayerPlan()
-            ? countParameters(s.model, layers.kinds, layers.weights, layers.globals, layers.vision)
-        : s.model.vision.present()
-            ? countParameters(s.model)
-            : countParameters(s.model, layers.weights[0],
-                              layers.weights[layers.kinds.size() - 1], layers.globals);
+    // The model's weight lists and counts, kept while only the rest of the scenario changes.
+    const std::shared_ptr<const ModelDerived> derived = modelDerived(s.model);
+    const ModelLayers &layers = derived->layers;
+    const ParameterCounts &counts = derived->counts;
     Estimate best;
     StageShared shared;
     estimateStage(best, s, 0, counts, layers, &shared);

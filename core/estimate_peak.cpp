@@ -4,8 +4,10 @@
 #include "estimate_peak.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 namespace vramplan {
 namespace {
@@ -35,16 +37,27 @@ constexpr double slackOfAll = 0.02;
 
 constexpr double maxReportable = 4.0e18; // bytes; beyond this a number is clamped
 
+// For each set of phases (a bit per phase), 1 in the lanes of its phases and 0 elsewhere.
+constexpr auto phaseLanes = [] {
+    std::array<std::array<double, phaseCount>, 1u << phaseCount> lanes{};
+    for (unsigned set = 0; set < lanes.size(); ++set)
+        for (int i = 0; i < phaseCount; ++i)
+            lanes[set][size_t(i)] = (set >> i) & 1u ? 1.0 : 0.0;
+    return lanes;
+}();
+
 } // namespace
 
 void finishEstimate(Estimate &e, const Scenario &s, double fragmentedBytes)
 {
-    // Phase totals from what is alive in each phase (inside the caching allocator).
-    for (int i = 0; i < phaseCount; ++i) {
-        auto &ph = e.phases[i];
-        ph = PhaseTotals{};
-        ph.phase = static_cast<Phase>(i);
-    }
+    // Phase totals from what is alive in each phase (inside the caching allocator), kept lane by
+    // lane (one double per phase): each item adds its bytes times its phase set's 0/1 lanes to
+    // every phase at once, which the compiler turns into a few vector operations instead of a
+    // loop over the item's phases (issue 20; the sums, in item order, are the same). The bytes
+    // are kept finite first so that a lane of 0 adds 0 (inf * 0 is NaN); a total that reaches
+    // the largest double is clamped below all the same.
+    std::array<double, phaseCount> allocated{};
+    std::array<std::array<double, phaseCount>, componentCount> byComponent{};
     double outside = 0, paged = 0;
     // What a collective's own stream holds in each phase (Item::streamPooled).
     std::array<double, phaseCount> pooled{};
@@ -61,17 +74,24 @@ void finishEstimate(Estimate &e, const Scenario &s, double fragmentedBytes)
             present |= alive & initialisationPhase;
         if (item.outsideAllocator)
             continue;
-        const double bytes = item.bytes();
-        const int component = static_cast<int>(item.component);
-        // The phases the item is alive in, lowest first.
-        for (unsigned left = alive; left != 0; left &= left - 1) {
-            const int i = std::countr_zero(left);
-            auto &ph = e.phases[i];
-            ph.allocated += bytes;
-            ph.byComponent[component] += bytes;
-            if (item.streamPooled)
-                pooled[i] += bytes;
+        const double bytes = std::min(item.bytes(), std::numeric_limits<double>::max());
+        const auto &lanes = phaseLanes[alive];
+        auto &component = byComponent[static_cast<int>(item.component)];
+        for (int i = 0; i < phaseCount; ++i) {
+            const double here = bytes * lanes[i];
+            allocated[i] += here;
+            component[i] += here;
         }
+        if (item.streamPooled)
+            for (int i = 0; i < phaseCount; ++i)
+                pooled[i] += bytes * lanes[i];
+    }
+    for (int i = 0; i < phaseCount; ++i) {
+        auto &ph = e.phases[i];
+        ph.phase = static_cast<Phase>(i);
+        ph.allocated = allocated[i];
+        for (int c = 0; c < componentCount; ++c)
+            ph.byComponent[c] = byComponent[c][i];
     }
     for (auto &ph : e.phases)
         ph.present = (present & phaseBit(ph.phase)) != 0;

@@ -190,6 +190,8 @@ struct MoeConfig
     // A dense MLP of ffn_hidden_size beside the routed experts in every MoE layer (Gemma 4's
     // MoE block), with its router's scale vectors and three more norms.
     bool denseBesideExperts = false;
+
+    bool operator==(const MoeConfig &) const = default;
 };
 
 // Gated DeltaNet (Yang et al. 2024; Qwen3-Next, Qwen3.5): q, k, v, the output gate z and the
@@ -211,6 +213,8 @@ struct LinearAttentionConfig
     int64_t keyWidth() const { return keyHeads * keyHeadDim; }
     int64_t valueWidth() const { return valueHeads * valueHeadDim; }
     int64_t convWidth() const { return 2 * keyWidth() + valueWidth(); }
+
+    bool operator==(const LinearAttentionConfig &) const = default;
 };
 
 // A Mamba2 mixer (Dao & Gu 2024, §7): in_proj to z, x, B, C and dt; a depthwise causal
@@ -231,6 +235,8 @@ struct MambaConfig
     int64_t innerWidth() const { return heads * headDim; }
     int64_t convWidth() const { return innerWidth() + 2 * groups * stateSize; }
     int64_t inProjWidth() const { return 2 * innerWidth() + 2 * groups * stateSize + heads; }
+
+    bool operator==(const MambaConfig &) const = default;
 };
 
 // DeepSeek sparse attention's lightning indexer (DeepSeek-V3.2 §2.1): per layer wq_b (q_lora_rank
@@ -241,6 +247,8 @@ struct IndexerConfig
     int64_t heads = 0; // 0: no indexer
     int64_t headDim = 128;
     int64_t topK = 2048;
+
+    bool operator==(const IndexerConfig &) const = default;
 };
 
 // The vision tower and projector of a vision-language checkpoint: present in memory whenever
@@ -262,6 +270,8 @@ struct VisionConfig
     int64_t inChannels = 3;
 
     bool present() const { return tower != VisionTower::None && depth > 0; }
+
+    bool operator==(const VisionConfig &) const = default;
 };
 
 // Multi-head latent attention (DeepSeek-V2 §2.1): queries through a low-rank q_lora_rank path
@@ -276,6 +286,8 @@ struct MlaConfig
     int64_t vHeadDim = 128;
 
     int64_t qkHeadDim() const { return qkNopeHeadDim + qkRopeHeadDim; }
+
+    bool operator==(const MlaConfig &) const = default;
 };
 
 struct ModelConfig
@@ -349,6 +361,9 @@ struct ModelConfig
     // what the modelled layers leave out of it is estimated as parameters of its own.
     int64_t checkpointParameters = 0;
 
+    // Every field, so that what is derived from a model can be kept while it stays the same
+    // (training/model_derived.h).
+    bool operator==(const ModelConfig &) const = default;
     bool isMoe() const { return moe.experts > 0; }
     bool isMla() const { return mla.kvLoraRank > 0; }
     // Whether the layers are of more than the classic kinds (attention with a dense or MoE MLP).

@@ -4,6 +4,7 @@
 
 #include "formats/enum_names.h"
 #include "estimate.h"
+#include "model/model_weights.h"
 #include "testhelpers.h"
 
 #include <QTest>
@@ -88,6 +89,8 @@ private slots:
     void sumsAndFiniteness();
     void sumsAndFiniteness_data() { grid_data(); }
     void clampedComponentsSumToThePeak();
+    void keptModelListsFollowTheModel_data();
+    void keptModelListsFollowTheModel();
     void grid() {}
 };
 
@@ -241,6 +244,60 @@ void TestLaws::clampedComponentsSumToThePeak()
         sum += v;
     QVERIFY2(std::fabs(sum - e.peak.device) <= 1e-9 * e.peak.device,
              qPrintable(QString::number(sum, 'g', 17)));
+}
+
+// The estimate keeps the weight lists and counts of the model it estimated last (issue 20: a
+// slider that moves the batch or the layout does not rebuild them). Any change to the model,
+// however small, must give the changed model's lists: estimated A, then B, then A again, each
+// estimate counts its own model's parameters and A's estimate comes back unchanged.
+void TestLaws::keptModelListsFollowTheModel_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("change");
+    QTest::newRow("hidden size") << "llama-3.1-8b" << 0;
+    QTest::newRow("one layer's mixer (hybrid)") << "qwen3.5-35b-a3b" << 1;
+    QTest::newRow("experts per token") << "qwen3.5-35b-a3b" << 2;
+    QTest::newRow("vision tower depth") << "qwen3.5-9b" << 3;
+    QTest::newRow("tied embeddings") << "llama-3.2-1b" << 4;
+}
+
+void TestLaws::keptModelListsFollowTheModel()
+{
+    QFETCH(QString, preset);
+    QFETCH(int, change);
+    const Scenario a = test::parseOrFail(
+        "{\"format\":\"vramplan-scenario\",\"model\":{\"preset\":\"" + preset.toStdString() +
+        "\"},\"parallelism\":{\"gpus\":2,\"pipeline_parallel\":2}}");
+    Scenario b = a;
+    switch (change) {
+    case 0:
+        b.model.hiddenSize += 128;
+        break;
+    case 1:
+        QVERIFY(!b.model.layerMixers.empty());
+        b.model.layerMixers[0] = b.model.layerMixers[0] == 'l' ? 'a' : 'l';
+        break;
+    case 2:
+        b.model.moe.expertsPerToken += 1;
+        break;
+    case 3:
+        QVERIFY(b.model.vision.present());
+        b.model.vision.depth -= 1;
+        break;
+    default:
+        b.model.tiedEmbeddings = !b.model.tiedEmbeddings;
+        break;
+    }
+    const Estimate first = estimate(a);
+    const Estimate changed = estimate(b);
+    const Estimate again = estimate(a);
+    QCOMPARE(qint64(first.parameters.total), qint64(countParameters(a.model).total));
+    QCOMPARE(qint64(changed.parameters.total), qint64(countParameters(b.model).total));
+    QCOMPARE(qint64(again.parameters.total), qint64(first.parameters.total));
+    QCOMPARE(again.peak.device, first.peak.device);
+    QCOMPARE(again.items.size(), first.items.size());
+    QVERIFY(changed.parameters.total != first.parameters.total ||
+            changed.parameters.activePerToken != first.parameters.activePerToken);
 }
 
 QTEST_APPLESS_MAIN(TestLaws)

@@ -137,6 +137,13 @@ void TestParameterCounts::loraAdapters_data()
         << qint64(24 * 8 * (2 * 4096 + 2 * (2048 + 8192)));
     QTest::newRow("pythia-1.4b r8 query_key_value (fused)")
         << "pythia-1.4b" << 8 << "\"query_key_value\"" << qint64(24 * 8 * (2048 + 3 * 2048));
+    // PEFT's printouts for InternLM3-8B-Instruct (the preset's params_source): r 8 on q, k, v
+    // and o, and on o_proj alone (its other target, qkv_proj, names no module of this model).
+    QTest::newRow("internlm3-8b r8 q,k,v,o")
+        << "internlm3-8b-instruct" << 8 << "\"q_proj\",\"k_proj\",\"v_proj\",\"o_proj\""
+        << qint64(9633792);
+    QTest::newRow("internlm3-8b r8 o_proj") << "internlm3-8b-instruct" << 8 << "\"o_proj\""
+                                            << qint64(3145728);
 }
 
 void TestParameterCounts::loraAdapters()
