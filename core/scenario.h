@@ -56,14 +56,16 @@ enum class Attention
     Flash
 };
 // How the loss turns the last hidden states into a cross-entropy (SPEC §3 extension
-// `training.loss`): the framework's own, over chunks of the sequence (torchtune), or fused with
+// `training.loss`): the framework's own, over chunks of the sequence (torchtune), fused with
 // the output projection so the full logits never exist (Liger's fused linear cross-entropy,
-// Cut Cross-Entropy, Unsloth).
+// Cut Cross-Entropy, Unsloth), or the framework's fused cross-entropy kernel over the full
+// logits (Megatron's --cross-entropy-loss-fusion).
 enum class LossKind
 {
     Standard,
     Chunked,
-    FusedLinear
+    FusedLinear,
+    Fused
 };
 // Fused elementwise kernels patched into the model (SPEC §3 extension `training.kernels`):
 // Liger-Kernel's RMSNorm, SwiGLU/GeGLU and RoPE (liger_kernel/ops/rms_norm.py, swiglu.py,

@@ -1365,6 +1365,11 @@
         <comment>rollout placement</comment>
         <translation>分离</translation>
     </message>
+    <message>
+        <source>fused</source>
+        <comment>loss</comment>
+        <translation>融合内核</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::ExportActions</name>
@@ -1977,6 +1982,10 @@
     <message>
         <source>engine on %1 GPUs of its own</source>
         <translation>引擎独占 %1 张 GPU</translation>
+    </message>
+    <message>
+        <source>fused cross-entropy kernel</source>
+        <translation>融合交叉熵内核</translation>
     </message>
 </context>
 <context>
@@ -4300,6 +4309,10 @@ What the file cannot say (also at its top, where the format has comments):
     <message>
         <source>Applies to fp8 mixed precision under FSDP2 full shard (ZeRO stage 3 over more than one data-parallel rank)</source>
         <translation>仅适用于 FSDP2 FULL_SHARD 下的 fp8 混合精度（ZeRO 阶段 3，且数据并行 rank 多于一个）</translation>
+    </message>
+    <message>
+        <source>Fused cross-entropy kernel over the full logits (Megatron --cross-entropy-loss-fusion)</source>
+        <translation>作用于完整 logits 的融合交叉熵内核（Megatron --cross-entropy-loss-fusion）</translation>
     </message>
 </context>
 <context>

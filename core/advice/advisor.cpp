@@ -64,6 +64,10 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
         o.losses.push_back(LossKind::FusedLinear);
     if (base.training.loss == LossKind::Standard && frameworkHas(base.framework, Knob::ChunkedLoss))
         o.losses.push_back(LossKind::Chunked);
+    // Megatron's native fused cross-entropy holds one more fp32 block of the logits than its
+    // unfused loss or Transformer Engine's fused kernel (--cross-entropy-fusion-impl te).
+    if (base.training.loss == LossKind::Fused)
+        o.losses.push_back(LossKind::Standard);
     if (base.training.mode != Mode::Train) {
         o.recomputes = {{base.training.recompute, base.training.recomputeLayers}};
         o.optimizers = {{base.training.optimizer, base.training.optimizerPrecision}};

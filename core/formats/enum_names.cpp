@@ -66,7 +66,7 @@ VRAMPLAN_ENUM_TABLE(Recompute, {Recompute::None, "none"}, {Recompute::Selective,
 VRAMPLAN_ENUM_TABLE(Attention, {Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"},
                     {Attention::Flash, "flash"})
 VRAMPLAN_ENUM_TABLE(LossKind, {LossKind::Standard, "standard"}, {LossKind::Chunked, "chunked"},
-                    {LossKind::FusedLinear, "fused_linear"})
+                    {LossKind::FusedLinear, "fused_linear"}, {LossKind::Fused, "fused"})
 VRAMPLAN_ENUM_TABLE(FinetuneMethod, {FinetuneMethod::Full, "full"}, {FinetuneMethod::Lora, "lora"},
                     {FinetuneMethod::Qlora, "qlora"})
 VRAMPLAN_ENUM_TABLE(Offload, {Offload::None, "none"}, {Offload::Cpu, "cpu"},

@@ -66,6 +66,8 @@ ExportResult megatron(const Facts &f)
     flag("attention-backend", t["attention"] == "flash" ? "auto" : "unfused");
     flag("hidden-dropout", t["dropout"].dump());
     flag("attention-dropout", t["dropout"].dump());
+    if (t.value("loss", "standard") == "fused")
+        flag("cross-entropy-loss-fusion");
     const std::string opt = t["optimizer"].get<std::string>();
     if (opt == "adamw" || opt == "adam")
         flag("optimizer", "adam");

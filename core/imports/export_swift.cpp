@@ -114,6 +114,9 @@ void megatronFlags(const Facts &f, Flags &flags, std::vector<std::string> &notes
         flags.emplace_back("recompute_method", layers > 0 ? "block" : "uniform");
         flags.emplace_back("recompute_num_layers", std::to_string(layers > 0 ? layers : 1));
     }
+    // Written either way: ms-swift 4 fuses it by default, earlier releases did not.
+    flags.emplace_back("cross_entropy_loss_fusion",
+                       f.training().value("loss", "standard") == "fused" ? "true" : "false");
     const std::string prec = f.precision();
     const std::string dtype = prec == "fp32"                               ? "float32"
                               : prec == "fp16_mixed" || prec == "amp_fp16" ? "float16"

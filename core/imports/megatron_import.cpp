@@ -325,6 +325,24 @@ void importMegatron(LaunchScript &launch, Draft &draft)
     draft.set("training.dropout", dropout ? dropout->get<double>() : 0.1,
               dropout ? doc.origin("hidden-dropout") : tc + ": hidden_dropout 0.1");
     doc.use("attention-dropout");
+    // --cross-entropy-loss-fusion: the native impl (torch.compile'd steps) holds one more fp32
+    // block than the unfused loss; Transformer Engine's (--cross-entropy-fusion-impl te) writes
+    // the fp32 gradient in forward and keeps it, as the unfused loss keeps its softmax
+    // (transformer_engine/pytorch/triton/cross_entropy.py): the standard loss's bytes.
+    if (doc.takeBool("cross-entropy-loss-fusion").value_or(false)) {
+        const std::string impl = doc.takeString("cross-entropy-fusion-impl").value_or("native");
+        if (impl == "native")
+            draft.set("training.loss", "fused",
+                      doc.origin("cross-entropy-loss-fusion") + " (native impl)");
+        else if (impl == "te")
+            draft.set("training.loss", "standard",
+                      doc.origin("cross-entropy-fusion-impl") +
+                          " (Transformer Engine's kernel keeps what the unfused loss keeps)");
+        else
+            doc.fail("cross-entropy-fusion-impl", "must be native or te, got '" + impl + "'");
+    } else {
+        doc.use("cross-entropy-fusion-impl");
+    }
 
     if (draft.options.model.empty())
         importModel(doc, draft, tp);

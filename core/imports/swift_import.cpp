@@ -350,9 +350,23 @@ void importMegatronSwift(LaunchScript &launch, Draft &draft)
         draft.set("training.optimizer", "muon", doc.origin("optimizer"));
     else
         draft.warn(doc.origin("optimizer") + ": '" + optimizer + "' is not an optimizer the planner models");
-    // A fused cross-entropy kernel over the full logits: the logits are still stored, as the
-    // standard loss stores them.
-    doc.use("cross_entropy_loss_fusion");
+    // Megatron's fused cross-entropy: on by default from ms-swift 4.0 (off before), in Megatron's
+    // `native` impl unless cross_entropy_fusion_impl says te, whose kernel keeps what the unfused
+    // loss keeps (megatron_import.cpp).
+    const bool fusion = doc.takeBool("cross_entropy_loss_fusion").value_or(true);
+    const std::string impl = doc.takeString("cross_entropy_fusion_impl").value_or("native");
+    const std::string fusionOrigin =
+        doc.find("cross_entropy_loss_fusion")
+            ? doc.origin("cross_entropy_loss_fusion")
+            : megatronArgs + ": cross_entropy_loss_fusion true (from ms-swift 4.0; false before)";
+    if (impl != "native" && impl != "te")
+        doc.fail("cross_entropy_fusion_impl", "must be native or te, got '" + impl + "'");
+    else if (fusion && impl == "native")
+        draft.set("training.loss", "fused", fusionOrigin + " (Megatron's native fused cross-entropy)");
+    else if (fusion)
+        draft.set("training.loss", "standard",
+                  doc.origin("cross_entropy_fusion_impl") +
+                      " (Transformer Engine's kernel keeps what the unfused loss keeps)");
 }
 
 } // namespace

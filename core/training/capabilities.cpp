@@ -77,13 +77,13 @@ const Row rows[] = {
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::TensorParallel,
            K::SequenceParallel, K::PipelineParallel, K::VirtualPipeline, K::ContextParallel,
            K::ExpertParallel, K::RecomputeSelective, K::RecomputeFull, K::RecomputePartial,
-           K::Fp8, K::PrecisionAwareOptimizer}),
+           K::Fp8, K::PrecisionAwareOptimizer, K::FusedLoss}),
      "Megatron-LM arguments: --use-distributed-optimizer, --use-megatron-fsdp "
      "(optim_grads, optim_grads_params), --optimizer-cpu-offload, --tensor/--pipeline/"
      "--context/--expert-model-parallel-size, --num-layers-per-virtual-pipeline-stage, "
      "--sequence-parallel, --recompute-granularity selective|full with --recompute-num-layers, "
      "--fp8-format, --use-precision-aware-optimizer (--main-params-dtype fp32|fp16, "
-     "--main-grads-dtype fp32|bf16, --exp-avg-dtype / --exp-avg-sq-dtype fp32|fp16|bf16|fp8); "
+     "--main-grads-dtype fp32|bf16, --exp-avg-dtype / --exp-avg-sq-dtype fp32|fp16|bf16|fp8), --cross-entropy-loss-fusion; "
      "no parameter offload, no NVMe, no LoRA"},
     {Framework::Deepspeed,
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadOptimizerNvme,
@@ -155,6 +155,7 @@ std::string_view knobLabel(Knob knob)
         "Liger kernels",
         "precision-aware optimizer (16-bit or fp8 master weights, gradients or states)",
         "low-bit optimizer states (torchao int8 / int4 / fp8 AdamW)",
+        "fused cross-entropy kernel",
     };
     const int i = static_cast<int>(knob);
     return i >= 0 && i < knobCount ? labels[i] : "?";
@@ -221,6 +222,7 @@ int missingCapabilities(const Scenario &s, Knob out[knobCount])
                                            t.optimizer == Optimizer::PagedAdamw8bit));
     use(Knob::ChunkedLoss, training && t.loss == LossKind::Chunked);
     use(Knob::FusedLinearLoss, training && t.loss == LossKind::FusedLinear);
+    use(Knob::FusedLoss, training && t.loss == LossKind::Fused);
     use(Knob::Compile, t.compile);
     use(Knob::LigerKernels, t.kernels == Kernels::Liger);
     // Which optimizer_precision asks for: int8 / int4 states are torchao's, and so is fp8

@@ -41,6 +41,7 @@ enum class Knob
     // bf16_master_weights_and_grads / bf16_optimizer_states)
     PrecisionAwareOptimizer,
     LowBitOptimizerStates, // torchao's AdamW8bit, AdamW4bit, AdamWFp8 (int8 / int4 / fp8 states)
+    FusedLoss,             // the framework's fused cross-entropy kernel (Megatron's loss fusion)
     Count
 };
 constexpr int knobCount = static_cast<int>(Knob::Count);

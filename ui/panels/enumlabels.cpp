@@ -71,6 +71,7 @@ constexpr const char *context = "vramplan::ui::EnumLabel";
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "standard", "loss"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "chunked", "loss"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "fused_linear", "loss"),
+    QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "fused", "loss"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "none", "kernels"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "liger", "kernels"),
     QT_TRANSLATE_NOOP3("vramplan::ui::EnumLabel", "custom", "training loop"),

@@ -97,6 +97,8 @@ QString lossPhrase(LossKind l)
         return Words::tr("chunked loss");
     case LossKind::FusedLinear:
         return Words::tr("fused linear loss");
+    case LossKind::Fused:
+        return Words::tr("fused cross-entropy kernel");
     }
     return Words::tr("standard loss");
 }

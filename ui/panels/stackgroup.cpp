@@ -20,7 +20,9 @@ StackGroup::StackGroup(QWidget *parent)
         m_loss, {{LossKind::Standard, tr("The framework's own cross-entropy")},
                  {LossKind::Chunked, tr("Cross-entropy over chunks of the sequence (torchtune)")},
                  {LossKind::FusedLinear, tr("Head and cross-entropy fused: the full logits never "
-                                            "exist (Liger, Cut Cross-Entropy, Unsloth)")}});
+                                            "exist (Liger, Cut Cross-Entropy, Unsloth)")},
+                 {LossKind::Fused, tr("Fused cross-entropy kernel over the full logits "
+                                      "(Megatron --cross-entropy-loss-fusion)")}});
     fillEnum<Kernels>(
         m_kernels, {{Kernels::None, tr("The model's own PyTorch ops")},
                     {Kernels::Liger, tr("Liger-Kernel's fused RMSNorm, SwiGLU/GeGLU and RoPE")}});

@@ -56,6 +56,7 @@ QString knobField(Knob knob)
         return QStringLiteral("training.optimizer");
     case Knob::ChunkedLoss:
     case Knob::FusedLinearLoss:
+    case Knob::FusedLoss:
         return QStringLiteral("training.loss");
     case Knob::Compile:
         return QStringLiteral("training.compile");

@@ -58,6 +58,15 @@ const char *megatron = R"({"format": "vramplan-scenario", "version": 1,
     "parallelism": {"gpus": 16, "tensor_parallel": 2, "pipeline_parallel": 2,
                     "sequence_parallel": true, "zero_stage": 1},
     "framework": "megatron", "gpu": {"preset": "h100-80gb"}})";
+// The same with Megatron's fused cross-entropy (--cross-entropy-loss-fusion).
+const char *megatronFusedLoss = R"({"format": "vramplan-scenario", "version": 1,
+    "model": {"preset": "llama-3.1-8b"},
+    "training": {"micro_batch_size": 1, "gradient_accumulation_steps": 16, "sequence_length": 8192,
+                 "precision": "bf16_mixed", "activation_recompute": "selective", "dropout": 0.0,
+                 "loss": "fused"},
+    "parallelism": {"gpus": 16, "tensor_parallel": 2, "pipeline_parallel": 2,
+                    "sequence_parallel": true, "zero_stage": 1},
+    "framework": "megatron", "gpu": {"preset": "h100-80gb"}})";
 
 // The scenarios of tests/data/ the rows use.
 const std::string fsdp2 = "imports/exports/fsdp2_full_llama-3.1-8b.vramplan.json";
@@ -173,6 +182,9 @@ void TestExports::roundTrip_data()
             "training.gradient_accumulation_steps", "training.sequence_length",
             "training.precision", "training.activation_recompute", "training.dropout", "framework"])",
         R"(["--global-batch-size 64"])", ""); // 1 x 16 steps x 4 data-parallel ranks
+    row("megatron fused loss", megatronFusedLoss, F::Megatron, "llama-3.1-8b", none,
+        R"(["training.loss", "parallelism.tensor_parallel", "framework"])",
+        R"(["--cross-entropy-loss-fusion"])", "");
 
     // Accelerate's config, imported alone (the model from --model).
     row("accelerate fsdp2 full 8b", fsdp2, F::Accelerate, "llama-3.1-8b", none,
@@ -332,8 +344,10 @@ void TestExports::roundTrip_data()
             "training.sequence_length", "training.precision", "training.activation_recompute"])",
         R"(["NNODES=2", "NPROC_PER_NODE=8", "megatron sft", "--global_batch_size 64",
             "--sequence_parallel true", "--use_distributed_optimizer true",
-            "--recompute_granularity selective"])",
+            "--recompute_granularity selective", "--cross_entropy_loss_fusion false"])",
         "");
+    row("swift megatron fused loss", megatronFusedLoss, F::Swift, "", none,
+        R"(["framework", "training.loss"])", R"(["--cross_entropy_loss_fusion true"])", "");
 }
 
 void TestExports::roundTrip()

@@ -82,8 +82,9 @@ void TestImportsLaunch::realFiles_data()
              "model.ffn_hidden_size": 14336, "model.attention_heads": 32, "model.kv_heads": 8,
              "model.head_dim": 128, "model.vocab_size": 128256, "model.norm": "rmsnorm",
              "model.tied_embeddings": false, "model.bias": false, "model.positions": "rope",
-             "model.ffn_type": "swiglu", "model.max_positions": 8192})J")
+             "model.ffn_type": "swiglu", "model.max_positions": 8192, "training.loss": "fused"})J")
         << std::string(R"J({"parallelism.gpus": "F0:187: torchrun --nproc_per_node 8 x --nnodes 1",
+             "training.loss": "F0:--cross-entropy-loss-fusion (native impl)",
              "parallelism.sequence_parallel": "F0:--sequence-parallel (off at tensor parallel 1: megatron/training/arguments.py)",
              "training.gradient_accumulation_steps": "F0:--global-batch-size 128 / (--micro-batch-size 1 x 8 data-parallel ranks)",
              "model.kv_heads": "F0:--num-query-groups"})J")
@@ -158,8 +159,9 @@ void TestImportsLaunch::realFiles_data()
              "parallelism.sequence_parallel": true, "parallelism.zero_stage": 1,
              "training.micro_batch_size": 16, "training.gradient_accumulation_steps": 1,
              "training.activation_recompute": "full", "training.finetune.method": "lora",
-             "training.optimizer": "adamw"})J")
-        << std::string(R"J({"parallelism.zero_stage": "ms-swift default (swift/megatron/arguments/megatron_args.py): use_distributed_optimizer true (main parameters and optimizer states sharded: ZeRO-1)"})J")
+             "training.optimizer": "adamw", "training.loss": "fused"})J")
+        << std::string(R"J({"parallelism.zero_stage": "ms-swift default (swift/megatron/arguments/megatron_args.py): use_distributed_optimizer true (main parameters and optimizer states sharded: ZeRO-1)",
+             "training.loss": "F0:--cross_entropy_loss_fusion (Megatron's native fused cross-entropy)"})J")
         << std::string("no --torch_dtype") << std::string("F0:--lr");
 
     // --- torchtitan ---
@@ -317,6 +319,11 @@ void TestImportsLaunch::errors_data()
         << std::string("MBS=${MBS:-x}\ntorchrun --nproc_per_node 2 pretrain_gpt.py --micro-batch-size $MBS --num-layers 2\n")
         << std::string() << std::string("gpt2") << 0
         << std::string("F:2: --micro-batch-size: must be a whole number, got \"x\"");
+    QTest::newRow("unknown cross-entropy fusion impl")
+        << std::string("torchrun --nproc_per_node 2 pretrain_gpt.py --micro-batch-size 1 --num-layers 2 "
+                       "--cross-entropy-loss-fusion --cross-entropy-fusion-impl triton\n")
+        << std::string() << std::string("gpt2") << 0
+        << std::string("F:1: --cross-entropy-fusion-impl: must be native or te, got 'triton'");
     QTest::newRow("no launch")
         << std::string("#!/bin/bash\necho hello\n") << std::string() << std::string("gpt2") << 1
         << std::string("F: a shell script that runs none of Megatron-LM's pretrain_gpt.py, ms-swift's swift/megatron sft|pt|rlhf, verl's verl.trainer.main_ppo");
