@@ -230,6 +230,10 @@ struct TrainingConfig
     // (torchtitan's compile.components "loss"; its train.py left the loss eager between
     // 2024-12-18 and 2025-04-02, commits e8977b0 and bbb1b61).
     bool compileLoss = true;
+    // A MoE layer's experts run as one grouped GEMM (SPEC §3 extension `training.grouped_gemm`:
+    // Megatron's --moe-grouped-gemm, Transformer Engine's GroupedLinear), which keeps a cuBLAS
+    // workspace per compute stream of its own.
+    bool groupedGemm = false;
     Kernels kernels = Kernels::None;
     LinearKernels linearKernels = LinearKernels::Fla;
     TrainingLoop loop = TrainingLoop::Custom; // Unsloth always runs under Trainer (TRL)

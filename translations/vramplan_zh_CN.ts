@@ -4314,6 +4314,26 @@ What the file cannot say (also at its top, where the format has comments):
         <source>Fused cross-entropy kernel over the full logits (Megatron --cross-entropy-loss-fusion)</source>
         <translation>作用于完整 logits 的融合交叉熵内核（Megatron --cross-entropy-loss-fusion）</translation>
     </message>
+    <message>
+        <source>Experts as one grouped GEMM</source>
+        <translation>专家合并为一次分组 GEMM</translation>
+    </message>
+    <message>
+        <source>MoE</source>
+        <translation>MoE</translation>
+    </message>
+    <message>
+        <source>grouped GEMM</source>
+        <translation>分组 GEMM</translation>
+    </message>
+    <message>
+        <source>Megatron runs a MoE layer&apos;s experts through Transformer Engine&apos;s GroupedLinear (--moe-grouped-gemm), with four more cuBLAS workspaces</source>
+        <translation>Megatron 通过 Transformer Engine 的分组线性层运行 MoE 层的专家（--moe-grouped-gemm），另需四块矩阵乘法库工作区</translation>
+    </message>
+    <message>
+        <source>Applies to MoE models under Megatron</source>
+        <translation>仅适用于 Megatron 下的 MoE 模型</translation>
+    </message>
 </context>
 <context>
     <name>vramplan::ui::StatusLine</name>

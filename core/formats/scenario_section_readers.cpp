@@ -37,6 +37,7 @@ bool readTraining(const json &document, TrainingConfig &t, std::string &error)
     r.enumeration("loss", t.loss);
     r.boolean("compile", t.compile);
     r.boolean("compile_loss", t.compileLoss);
+    r.boolean("grouped_gemm", t.groupedGemm);
     r.enumeration("kernels", t.kernels);
     r.enumeration("linear_kernels", t.linearKernels);
     r.enumeration("loop", t.loop);

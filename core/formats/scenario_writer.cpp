@@ -159,6 +159,8 @@ json scenarioToJson(const Scenario &s)
         out["training"]["compile"] = true;
     if (!t.compileLoss)
         out["training"]["compile_loss"] = false;
+    if (t.groupedGemm)
+        out["training"]["grouped_gemm"] = true;
     if (t.kernels != Kernels::None)
         out["training"]["kernels"] = toString(t.kernels);
     if (t.finetune.loraAdapterDtype != LoraAdapterDtype::Auto)

@@ -68,6 +68,8 @@ ExportResult megatron(const Facts &f)
     flag("attention-dropout", t["dropout"].dump());
     if (t.value("loss", "standard") == "fused")
         flag("cross-entropy-loss-fusion");
+    if (t.value("grouped_gemm", false))
+        flag("moe-grouped-gemm");
     const std::string opt = t["optimizer"].get<std::string>();
     if (opt == "adamw" || opt == "adam")
         flag("optimizer", "adam");

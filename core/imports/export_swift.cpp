@@ -117,6 +117,9 @@ void megatronFlags(const Facts &f, Flags &flags, std::vector<std::string> &notes
     // Written either way: ms-swift 4 fuses it by default, earlier releases did not.
     flags.emplace_back("cross_entropy_loss_fusion",
                        f.training().value("loss", "standard") == "fused" ? "true" : "false");
+    // ms-swift groups the experts' GEMMs by default.
+    if (f.training().value("grouped_gemm", false))
+        flags.emplace_back("moe_grouped_gemm", "true");
     const std::string prec = f.precision();
     const std::string dtype = prec == "fp32"                               ? "float32"
                               : prec == "fp16_mixed" || prec == "amp_fp16" ? "float16"

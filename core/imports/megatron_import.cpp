@@ -343,6 +343,10 @@ void importMegatron(LaunchScript &launch, Draft &draft)
     } else {
         doc.use("cross-entropy-fusion-impl");
     }
+    // --moe-grouped-gemm: the experts through Transformer Engine's GroupedLinear, with a cuBLAS
+    // workspace per compute stream (process_buffers.cpp).
+    if (doc.takeBool("moe-grouped-gemm").value_or(false))
+        draft.set("training.grouped_gemm", true, doc.origin("moe-grouped-gemm"));
 
     if (draft.options.model.empty())
         importModel(doc, draft, tp);

@@ -367,6 +367,11 @@ void importMegatronSwift(LaunchScript &launch, Draft &draft)
         draft.set("training.loss", "standard",
                   doc.origin("cross_entropy_fusion_impl") +
                       " (Transformer Engine's kernel keeps what the unfused loss keeps)");
+    // ms-swift's default moe_grouped_gemm true matters to MoE models only: read where given.
+    if (doc.find("moe_grouped_gemm")) {
+        const bool grouped = doc.takeBool("moe_grouped_gemm").value_or(false);
+        draft.set("training.grouped_gemm", grouped, doc.origin("moe_grouped_gemm"));
+    }
 }
 
 } // namespace

@@ -77,13 +77,13 @@ const Row rows[] = {
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::TensorParallel,
            K::SequenceParallel, K::PipelineParallel, K::VirtualPipeline, K::ContextParallel,
            K::ExpertParallel, K::RecomputeSelective, K::RecomputeFull, K::RecomputePartial,
-           K::Fp8, K::PrecisionAwareOptimizer, K::FusedLoss}),
+           K::Fp8, K::PrecisionAwareOptimizer, K::FusedLoss, K::GroupedGemm}),
      "Megatron-LM arguments: --use-distributed-optimizer, --use-megatron-fsdp "
      "(optim_grads, optim_grads_params), --optimizer-cpu-offload, --tensor/--pipeline/"
      "--context/--expert-model-parallel-size, --num-layers-per-virtual-pipeline-stage, "
      "--sequence-parallel, --recompute-granularity selective|full with --recompute-num-layers, "
      "--fp8-format, --use-precision-aware-optimizer (--main-params-dtype fp32|fp16, "
-     "--main-grads-dtype fp32|bf16, --exp-avg-dtype / --exp-avg-sq-dtype fp32|fp16|bf16|fp8), --cross-entropy-loss-fusion; "
+     "--main-grads-dtype fp32|bf16, --exp-avg-dtype / --exp-avg-sq-dtype fp32|fp16|bf16|fp8), --cross-entropy-loss-fusion, --moe-grouped-gemm; "
      "no parameter offload, no NVMe, no LoRA"},
     {Framework::Deepspeed,
      with({K::Zero1, K::Zero2, K::Zero3, K::OffloadOptimizerCpu, K::OffloadOptimizerNvme,
@@ -156,6 +156,7 @@ std::string_view knobLabel(Knob knob)
         "precision-aware optimizer (16-bit or fp8 master weights, gradients or states)",
         "low-bit optimizer states (torchao int8 / int4 / fp8 AdamW)",
         "fused cross-entropy kernel",
+        "grouped GEMM of the experts (Transformer Engine)",
     };
     const int i = static_cast<int>(knob);
     return i >= 0 && i < knobCount ? labels[i] : "?";
@@ -223,6 +224,7 @@ int missingCapabilities(const Scenario &s, Knob out[knobCount])
     use(Knob::ChunkedLoss, training && t.loss == LossKind::Chunked);
     use(Knob::FusedLinearLoss, training && t.loss == LossKind::FusedLinear);
     use(Knob::FusedLoss, training && t.loss == LossKind::Fused);
+    use(Knob::GroupedGemm, training && t.groupedGemm && s.model.isMoe());
     use(Knob::Compile, t.compile);
     use(Knob::LigerKernels, t.kernels == Kernels::Liger);
     // Which optimizer_precision asks for: int8 / int4 states are torchao's, and so is fp8

@@ -42,6 +42,7 @@ enum class Knob
     PrecisionAwareOptimizer,
     LowBitOptimizerStates, // torchao's AdamW8bit, AdamW4bit, AdamWFp8 (int8 / int4 / fp8 states)
     FusedLoss,             // the framework's fused cross-entropy kernel (Megatron's loss fusion)
+    GroupedGemm,           // a MoE layer's experts as one grouped GEMM (Transformer Engine)
     Count
 };
 constexpr int knobCount = static_cast<int>(Knob::Count);

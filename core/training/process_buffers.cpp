@@ -64,8 +64,9 @@ Workspace torchBlasWorkspace(const Scenario &s)
 // (transformer_engine/pytorch/cpp_extensions/gemm.py, v2.8+; 32 MiB exactly in
 // module/base.py get_workspace up to v2.7). Megatron-core builds its layers from TE modules by
 // default (transformer_config.py transformer_impl = "transformer_engine", d98e8a64); the
-// scenario cannot say `local`. Grouped GEMM's four more (--moe-grouped-gemm) and Userbuffers'
-// three (--tp-comm-overlap) cannot be stated either. The ROCm fork of TE is another code base.
+// scenario cannot say `local`. A grouped GEMM (training.grouped_gemm) takes one more per
+// compute stream (below); Userbuffers' three (--tp-comm-overlap) cannot be stated. The ROCm
+// fork of TE is another code base.
 Workspace teWorkspace(const Scenario &s)
 {
     const std::string &arch = s.gpu.architecture;
@@ -93,6 +94,16 @@ void addProcessBuffers(const StageContext &c, ItemSink &out)
     out.add(F, "Transformer Engine cuBLAS workspace", te.formula,
             "TransformerEngine pytorch/cpp_extensions/gemm.py get_cublas_workspace (v2.8+)",
             te.bytes, 1, allPhases);
+    // Megatron's --moe-grouped-gemm runs the experts through TE's GroupedLinear, whose GEMMs
+    // spread over the library's compute streams, each with a workspace of the same size, cached
+    // apart from the one above (get_cublas_workspace(device, ub, grouped_gemm) is lru_cache'd;
+    // common/util/multi_stream.cpp: num_compute_streams = 4).
+    if (c.s.training.groupedGemm && c.m.isMoe())
+        out.add(F, "Transformer Engine grouped-GEMM workspaces (one per compute stream)",
+                "4 compute streams x the workspace above",
+                "TransformerEngine pytorch/cpp_extensions/gemm.py get_cublas_workspace "
+                "(grouped_gemm); common/util/multi_stream.cpp",
+                te.bytes, 4, allPhases);
 }
 
 } // namespace vramplan

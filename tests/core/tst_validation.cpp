@@ -309,8 +309,8 @@ void TestValidation::unseenSources()
         const char *file;
         double meanClaimed, medianClaimed;
     };
-    for (const Set &set : {Set{"measured/published_sources2.json", 0.1577, 0.1202},
-                           Set{"measured/published_heldout.json", 0.1519, 0.0781}}) {
+    for (const Set &set : {Set{"measured/published_sources2.json", 0.1570, 0.1202},
+                           Set{"measured/published_heldout.json", 0.1504, 0.0781}}) {
         QString problem;
         const auto runs = evaluate(test::dataPath(set.file), problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));

@@ -14,7 +14,8 @@ StackGroup::StackGroup(QWidget *parent)
     : ControlGroup(tr("Training stack"), parent), m_compile(new QCheckBox(tr("torch.compile"))),
       m_compileLoss(new QCheckBox(tr("Loss compiled too"))), m_kernels(new QComboBox),
       m_loss(new QComboBox), m_loop(new QComboBox), m_version(new QLineEdit),
-      m_float8Gather(new QCheckBox(tr("Float8 all-gather")))
+      m_float8Gather(new QCheckBox(tr("Float8 all-gather"))),
+      m_groupedGemm(new QCheckBox(tr("Experts as one grouped GEMM")))
 {
     fillEnum<LossKind>(
         m_loss, {{LossKind::Standard, tr("The framework's own cross-entropy")},
@@ -47,6 +48,9 @@ StackGroup::StackGroup(QWidget *parent)
            tr("float8 all-gather"),
            tr("FSDP2 all-gathers the linear weights in float8, 1 byte each (torchao; torchtitan's "
               "float8.enable_fsdp_float8_all_gather)"));
+    addRow(tr("MoE"), m_groupedGemm, QStringLiteral("training.grouped_gemm"), tr("grouped GEMM"),
+           tr("Megatron runs a MoE layer's experts through Transformer Engine's GroupedLinear "
+              "(--moe-grouped-gemm), with four more cuBLAS workspaces"));
     addRow(tr("Release"), m_version, QStringLiteral("framework_version"), tr("framework release"),
            tr("The framework's release (\"4.57\") where its memory behaviour changed between "
               "releases; empty means the current one"));
@@ -58,6 +62,9 @@ StackGroup::StackGroup(QWidget *parent)
     });
     connect(m_float8Gather, &QCheckBox::toggled, this, [this](bool on) {
         request(m_float8Gather, [on](Scenario &s) { s.parallelism.fsdpFloat8AllGather = on; });
+    });
+    connect(m_groupedGemm, &QCheckBox::toggled, this, [this](bool on) {
+        request(m_groupedGemm, [on](Scenario &s) { s.training.groupedGemm = on; });
     });
     connect(m_kernels, &QComboBox::currentIndexChanged, this, [this] {
         request(m_kernels,
@@ -87,7 +94,8 @@ void StackGroup::display(const Scenario &s)
 {
     const auto &t = s.training;
     {
-        const QSignalBlocker a(m_compile), b(m_compileLoss), c(m_float8Gather);
+        const QSignalBlocker a(m_compile), b(m_compileLoss), c(m_float8Gather), d(m_groupedGemm);
+        m_groupedGemm->setChecked(t.groupedGemm);
         m_compile->setChecked(t.compile);
         m_compileLoss->setChecked(t.compileLoss);
         m_float8Gather->setChecked(s.parallelism.fsdpFloat8AllGather);
@@ -121,6 +129,10 @@ void StackGroup::refreshAvailability(const Scenario &s)
                  training ? tr("Applies to fp8 mixed precision under FSDP2 full shard (ZeRO "
                                "stage 3 over more than one data-parallel rank)")
                           : inference);
+    setAvailable(m_groupedGemm,
+                 (training && s.framework == Framework::Megatron && s.model.isMoe()) ||
+                     s.training.groupedGemm,
+                 training ? tr("Applies to MoE models under Megatron") : inference);
 }
 
 } // namespace vramplan::ui

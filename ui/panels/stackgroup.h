@@ -34,6 +34,7 @@ private:
     QComboBox *m_kernels, *m_loss, *m_loop;
     QLineEdit *m_version;
     QCheckBox *m_float8Gather;
+    QCheckBox *m_groupedGemm;
 };
 
 } // namespace vramplan::ui

@@ -58,6 +58,8 @@ QString knobField(Knob knob)
     case Knob::FusedLinearLoss:
     case Knob::FusedLoss:
         return QStringLiteral("training.loss");
+    case Knob::GroupedGemm:
+        return QStringLiteral("training.grouped_gemm");
     case Knob::Compile:
         return QStringLiteral("training.compile");
     case Knob::LigerKernels:

@@ -58,6 +58,15 @@ const char *megatron = R"({"format": "vramplan-scenario", "version": 1,
     "parallelism": {"gpus": 16, "tensor_parallel": 2, "pipeline_parallel": 2,
                     "sequence_parallel": true, "zero_stage": 1},
     "framework": "megatron", "gpu": {"preset": "h100-80gb"}})";
+// Mixtral under Megatron with its experts as grouped GEMMs (--moe-grouped-gemm).
+const char *megatronGroupedGemm = R"({"format": "vramplan-scenario", "version": 1,
+    "model": {"preset": "mixtral-8x7b"},
+    "training": {"micro_batch_size": 1, "gradient_accumulation_steps": 8, "sequence_length": 4096,
+                 "precision": "bf16_mixed", "activation_recompute": "full", "dropout": 0.0,
+                 "grouped_gemm": true},
+    "parallelism": {"gpus": 16, "tensor_parallel": 1, "pipeline_parallel": 2,
+                    "expert_parallel": 8, "zero_stage": 1},
+    "framework": "megatron", "gpu": {"preset": "h100-80gb"}})";
 // The same with Megatron's fused cross-entropy (--cross-entropy-loss-fusion).
 const char *megatronFusedLoss = R"({"format": "vramplan-scenario", "version": 1,
     "model": {"preset": "llama-3.1-8b"},
@@ -182,6 +191,12 @@ void TestExports::roundTrip_data()
             "training.gradient_accumulation_steps", "training.sequence_length",
             "training.precision", "training.activation_recompute", "training.dropout", "framework"])",
         R"(["--global-batch-size 64"])", ""); // 1 x 16 steps x 4 data-parallel ranks
+    row("megatron grouped gemm", megatronGroupedGemm, F::Megatron, "mixtral-8x7b", none,
+        R"(["training.grouped_gemm", "parallelism.expert_parallel", "framework"])",
+        R"(["--moe-grouped-gemm"])", "");
+    row("swift megatron grouped gemm", megatronGroupedGemm, F::Swift, "", none,
+        R"(["training.grouped_gemm", "parallelism.expert_parallel", "framework"])",
+        R"(["--moe_grouped_gemm true"])", "");
     row("megatron fused loss", megatronFusedLoss, F::Megatron, "llama-3.1-8b", none,
         R"(["training.loss", "parallelism.tensor_parallel", "framework"])",
         R"(["--cross-entropy-loss-fusion"])", "");

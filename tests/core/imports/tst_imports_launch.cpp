@@ -111,8 +111,9 @@ void TestImportsLaunch::realFiles_data()
         << std::string(R"J({"parallelism.pipeline_parallel": 4, "parallelism.expert_parallel": 8,
              "parallelism.zero_stage": 1, "parallelism.sequence_parallel": false,
              "training.gradient_accumulation_steps": 16, "training.precision": "bf16_mixed",
-             "training.sequence_length": 4096})J")
-        << std::string(R"J({"parallelism.expert_parallel": "F0:--expert-model-parallel-size"})J")
+             "training.sequence_length": 4096, "training.grouped_gemm": true})J")
+        << std::string(R"J({"parallelism.expert_parallel": "F0:--expert-model-parallel-size",
+             "training.grouped_gemm": "F0:--moe-grouped-gemm"})J")
         << std::string("this `if` depends on WANDB_API_KEY, which the script does not set; none of its branches is read")
         << std::string("F0:--num-experts");
 

@@ -5,6 +5,7 @@
 // (process_buffers.cpp: torch's CublasHandlePool.cpp, Transformer Engine's gemm.py).
 
 #include "estimate.h"
+#include "training/capabilities.h"
 #include "testhelpers.h"
 
 #include <QTest>
@@ -42,6 +43,8 @@ private slots:
     void megatronDistributedOptimizer();
     void gemmWorkspaces_data();
     void gemmWorkspaces();
+    void groupedGemmWorkspaces_data();
+    void groupedGemmWorkspaces();
     void hfTrainerDefaultOptimizer_data();
     void hfTrainerDefaultOptimizer();
 };
@@ -251,6 +254,52 @@ void TestFrameworkBuffers::hfTrainerDefaultOptimizer()
         text.insert(text.size() - 1, ",\"framework_version\":\"" + version.toStdString() + "\"");
     const Estimate e = estimate(test::parseOrFail(text));
     QCOMPARE(itemBytes(e, "foreach optimizer intermediates"), bytes);
+}
+
+// Megatron's --moe-grouped-gemm (training.grouped_gemm): Transformer Engine's grouped GEMMs run
+// on its four compute streams, each with a workspace of TE's size, beside the one workspace of
+// the other GEMMs (pytorch/cpp_extensions/gemm.py get_cublas_workspace(grouped_gemm);
+// common/util/multi_stream.cpp). A dense model has no grouped GEMM; another framework has no
+// such switch and says so.
+void TestFrameworkBuffers::groupedGemmWorkspaces_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<bool>("lacks");
+    constexpr double MiB = 1024.0 * 1024.0;
+    const QString moe = "\"preset\":\"mixtral-8x7b\"";
+    QTest::newRow("Mixtral, megatron, H100")
+        << moe << "megatron" << "h100-80gb" << 4 * (32 * MiB + 1024) << false;
+    QTest::newRow("Mixtral, megatron, A100") << moe << "megatron" << "a100-80gb" << 4 * 4 * MiB
+                                             << false;
+    QTest::newRow("Llama (dense), megatron, H100")
+        << "\"preset\":\"llama-2-7b\"" << "megatron" << "h100-80gb" << 0.0 << false;
+    QTest::newRow("Mixtral, torchtitan, H100") << moe << "torchtitan" << "h100-80gb" << 0.0 << true;
+}
+
+void TestFrameworkBuffers::groupedGemmWorkspaces()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, framework);
+    QFETCH(QString, gpu);
+    QFETCH(double, bytes);
+    QFETCH(bool, lacks);
+    const std::string text =
+        "{\"format\":\"vramplan-scenario\",\"model\":{" + model.toStdString() +
+        "},\"training\":{\"micro_batch_size\":1,\"sequence_length\":2048,"
+        "\"precision\":\"bf16_mixed\",\"grouped_gemm\":true},\"parallelism\":{\"gpus\":8,"
+        "\"expert_parallel\":" + std::string(model.contains("mixtral") ? "8" : "1") +
+        "},\"framework\":\"" + framework.toStdString() + "\",\"gpu\":{\"preset\":\"" +
+        gpu.toStdString() + "\",\"memory_gib\":1000}}";
+    const Estimate e = estimate(test::parseOrFail(text));
+    QCOMPARE(itemBytes(e, "Transformer Engine grouped-GEMM workspaces (one per compute stream)"),
+             bytes);
+    const bool warned = std::any_of(e.warnings.begin(), e.warnings.end(), [](const Warning &w) {
+        return w.code == WarningCode::FrameworkLacks && int(w.value) == int(Knob::GroupedGemm);
+    });
+    QCOMPARE(warned, lacks);
 }
 
 QTEST_APPLESS_MAIN(TestFrameworkBuffers)
