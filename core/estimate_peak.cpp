@@ -58,7 +58,9 @@ void finishEstimate(Estimate &e, const Scenario &s, double fragmentedBytes)
     // the largest double is clamped below all the same.
     std::array<double, phaseCount> allocated{};
     std::array<std::array<double, phaseCount>, componentCount> byComponent{};
-    double outside = 0, paged = 0;
+    // What lies outside the caching allocator (paged optimizer states, an engine's non-torch
+    // memory), by component and phase: in the bar, not in the allocated totals.
+    std::array<std::array<double, phaseCount>, componentCount> outsideByComponent{};
     // What a collective's own stream holds in each phase (Item::streamPooled).
     std::array<double, phaseCount> pooled{};
     unsigned present = 0;
@@ -72,10 +74,14 @@ void finishEstimate(Estimate &e, const Scenario &s, double fragmentedBytes)
             present |= alive & evaluationPhases;
         if ((item.phases & allPhases) == 0)
             present |= alive & initialisationPhase;
-        if (item.outsideAllocator)
-            continue;
         const double bytes = std::min(item.bytes(), std::numeric_limits<double>::max());
         const auto &lanes = phaseLanes[alive];
+        if (item.outsideAllocator) {
+            auto &component = outsideByComponent[static_cast<int>(item.component)];
+            for (int i = 0; i < phaseCount; ++i)
+                component[i] += bytes * lanes[i];
+            continue;
+        }
         auto &component = byComponent[static_cast<int>(item.component)];
         for (int i = 0; i < phaseCount; ++i) {
             const double here = bytes * lanes[i];
@@ -111,16 +117,14 @@ void finishEstimate(Estimate &e, const Scenario &s, double fragmentedBytes)
     e.peak.phase = peakPhase;
     e.peak.allocated = std::max(0.0, peakAllocated);
 
-    e.perGpu.fill(0);
-    for (const auto &item : e.items) {
-        if (!item.aliveIn(peakPhase))
-            continue;
-        e.perGpu[static_cast<int>(item.component)] += item.bytes();
-        if (item.outsideAllocator)
-            outside += item.bytes();
-        if (item.outsideAllocator && item.component == Component::OptimizerStates)
-            paged += item.bytes();
+    // The bar at the peak: what each component holds then, inside the allocator and beside it.
+    const int at = static_cast<int>(peakPhase);
+    double outside = 0;
+    for (int c = 0; c < componentCount; ++c) {
+        e.perGpu[size_t(c)] = byComponent[c][at] + outsideByComponent[c][at];
+        outside += outsideByComponent[c][at];
     }
+    const double paged = outsideByComponent[static_cast<int>(Component::OptimizerStates)][at];
 
     // Blocks of a collective's stream stay reserved for it at the most it ever holds (from one
     // step to the next), whatever it holds in a phase.
