@@ -69,7 +69,7 @@ std::string yamlScalar(const json &v);
 void modelLine(const Facts &f, const char *key, std::ostringstream &out,
                std::vector<std::string> &notes);
 // Hugging Face `optim` names (transformers/training_args.py OptimizerNames); "" for none.
-std::string hfOptim(const std::string &optimizer);
+std::string hfOptim(const std::string &optimizer, const std::string &implementation);
 void commonTrainerNotes(const Facts &f, std::vector<std::string> &notes);
 // FSDP's offload (parameters, gradients and optimizer states move together: either offload
 // of the scenario turns it on), with the notes of what FSDP cannot say: an offload of one of

@@ -83,7 +83,8 @@ void trainerFlags(const Facts &f, Flags &flags, std::vector<std::string> &notes)
         flags.emplace_back("attn_impl", f.training()["attention"].get<std::string>());
     if (f.training().value("loss", "standard") == "fused_linear")
         flags.emplace_back("use_liger_kernel", "true");
-    if (const std::string o = hfOptim(f.training()["optimizer"].get<std::string>()); !o.empty())
+    if (const std::string o = hfOptim(f.training()["optimizer"].get<std::string>(),
+                                           f.training().value("optimizer_implementation", "auto")); !o.empty())
         flags.emplace_back("optim", o);
     commonTrainerNotes(f, notes);
 }

@@ -157,7 +157,8 @@ ExportResult trl(const Facts &f)
         r.notes.push_back("training.activation_recompute: selective recomputation is not a "
                           "Trainer setting; written as gradient_checkpointing (full)");
     precision(f, out, r.notes);
-    if (const std::string o = hfOptim(f.training()["optimizer"].get<std::string>()); !o.empty())
+    if (const std::string o = hfOptim(f.training()["optimizer"].get<std::string>(),
+                                           f.training().value("optimizer_implementation", "auto")); !o.empty())
         out << "optim: " << o << "\n";
     else
         r.notes.push_back("training.optimizer: '" + f.training()["optimizer"].get<std::string>() +

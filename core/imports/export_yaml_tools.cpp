@@ -34,9 +34,15 @@ void modelLine(const Facts &f, const char *key, std::ostringstream &out,
     }
 }
 
-// Hugging Face `optim` names (transformers/training_args.py OptimizerNames).
-std::string hfOptim(const std::string &optimizer)
+// Hugging Face `optim` names (transformers/training_args.py OptimizerNames). AdamW by its
+// implementation: torch's fused kernel is adamw_torch_fused, which is also what `auto` means for
+// the Trainer of today (its default from 4.54 under torch >= 2.8); adamw_torch is torch.optim's
+// foreach AdamW (trainer_keys.cpp reads them back so).
+std::string hfOptim(const std::string &optimizer, const std::string &implementation)
 {
+    if ((optimizer == "adamw" || optimizer == "adam") && implementation != "foreach" &&
+        implementation != "for_loop")
+        return "adamw_torch_fused";
     static const std::pair<const char *, const char *> table[] = {
         {"adamw", "adamw_torch"},
         {"adam", "adamw_torch"},
@@ -149,7 +155,8 @@ ExportResult axolotl(const Facts &f)
         ((p == "bf16_mixed" || p == "fp16_mixed") && f.framework() != "deepspeed"))
         r.notes.push_back("training.precision: Axolotl loads the weights in 16 bits: " + p +
                           " reads back as bf16/fp16 weights");
-    if (const std::string o = hfOptim(f.training()["optimizer"].get<std::string>()); !o.empty())
+    if (const std::string o = hfOptim(f.training()["optimizer"].get<std::string>(),
+                                           f.training().value("optimizer_implementation", "auto")); !o.empty())
         out << "optimizer: " << o << "\n";
     out << "flash_attention: " << (f.training()["attention"] == "flash" ? "true" : "false") << "\n";
     if (f.zero() > 0 && f.s["framework"] == "deepspeed")

@@ -63,13 +63,17 @@ void importLlamaFactory(ConfigDoc &doc, Draft &draft)
                                           "model_args.py"));
 
     const auto optim = doc.takeString("optim");
-    if (const auto choice = optimizerFromHfName(optim.value_or("adamw_torch"))) {
-        const std::string origin = optim ? doc.origin("optim")
-                                         : "transformers default optim adamw_torch "
-                                           "(src/transformers/training_args.py)";
-        draft.set("training.optimizer", choice->optimizer, origin);
+    if (!optim) {
+        // The Trainer's default by release (state_rules.h: foreach from 4.32, fused from 4.54
+        // under torch >= 2.8): the implementation is left to the transformers release.
+        draft.set("training.optimizer", "adamw",
+                  "transformers default optim (src/transformers/training_args.py: adamw_torch, "
+                  "adamw_torch_fused from 4.54 under torch >= 2.8)");
+    } else if (const auto choice = optimizerFromHfName(*optim)) {
+        draft.set("training.optimizer", choice->optimizer, doc.origin("optim"));
         if (choice->implementation != "auto")
-            draft.set("training.optimizer_implementation", choice->implementation, origin);
+            draft.set("training.optimizer_implementation", choice->implementation,
+                      doc.origin("optim"));
     } else {
         draft.warn(doc.origin("optim") + ": '" + *optim +
                    "' is not an optimizer the planner models; the optimizer is not imported");

@@ -16,7 +16,10 @@ std::optional<OptimizerChoice> optimizerFromHfName(const std::string &name)
 {
     // OptimizerNames of transformers (training_args.py) and Axolotl's additions.
     static const std::pair<const char *, OptimizerChoice> table[] = {
-        {"adamw_torch", {"adamw", "auto"}},
+        // torch.optim.AdamW without `fused`: torch's foreach implementation on CUDA
+        // (torch/optim/optimizer.py _default_to_fused_or_foreach), whatever the Trainer's
+        // own default is in that release.
+        {"adamw_torch", {"adamw", "foreach"}},
         {"adamw_hf", {"adamw", "for_loop"}}, // transformers' own AdamW (removed in 4.48)
         {"adamw_torch_fused", {"adamw", "fused"}},
         {"adamw_apex_fused", {"adamw", "fused"}},

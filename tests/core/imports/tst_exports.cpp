@@ -236,7 +236,7 @@ void TestExports::roundTrip_data()
             "training.finetune.lora_rank", "training.finetune.lora_targets"])",
         R"(["model_name_or_path: meta-llama/llama-3.2-1b", "per_device_train_batch_size: 2",
             "gradient_accumulation_steps: 4", "gradient_checkpointing: true", "bf16: true",
-            "torch_dtype: bfloat16", "optim: adamw_torch", "attn_implementation: flash_attention_2",
+            "torch_dtype: bfloat16", "optim: adamw_torch_fused", "attn_implementation: flash_attention_2",
             "max_length: 2048", "use_peft: true", "lora_r: 16", "lora_target_modules:", "  - q_proj"])",
         "");
     row("trl sft zero3 + deepspeed", zero3, F::Trl, "", deepspeedBeside,

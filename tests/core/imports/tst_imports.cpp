@@ -161,8 +161,9 @@ void TestImports::realFiles_data()
              "training.sequence_length": 1024, "training.precision": "amp_bf16",
              "framework": "transformers", "rl.framework": "trl", "rl.algorithm": "dpo",
              "rl.group_size": 1, "rl.prompt_tokens": 512, "rl.response_tokens": 512,
-             "rl.beta": 0.01})J")
+             "rl.beta": 0.01, "training.optimizer_implementation": "foreach"})J")
         << std::string(R"J({"training.precision": "F0:bf16 (autocast over the weights as loaded, fp32)",
+             "training.optimizer_implementation": "F0:optim",
              "model.layers": "--model mistral-7b", "rl.prompt_tokens": "F0:max_prompt_length",
              "rl.beta": "F0:beta",
              "rl.response_tokens": "F0:max_length minus the prompt's 512"})J")
@@ -241,7 +242,8 @@ void TestImports::realFiles_data()
              "training.finetune.lora_dropout": 0.0})J")
         << std::string(R"J({"training.finetune.lora_targets": "F0:lora_target",
              "training.precision": "F0:bf16: bf16 base, fp32 adapters",
-             "training.finetune.lora_dropout": "LLaMA-Factory default lora_dropout 0.0 (src/llamafactory/hparams/finetuning_args.py)"})J")
+             "training.finetune.lora_dropout": "LLaMA-Factory default lora_dropout 0.0 (src/llamafactory/hparams/finetuning_args.py)",
+             "training.optimizer": "transformers default optim (src/transformers/training_args.py: adamw_torch, adamw_torch_fused from 4.54 under torch >= 2.8)"})J")
         << std::string() << std::string("F0:lr_scheduler_type");
     QTest::newRow("llamafactory qlora otfq")
         << std::string("llamafactory/examples/train_qlora/qwen3_lora_sft_otfq.yaml") << 1
