@@ -131,12 +131,16 @@ Advice advise(const Scenario &scenario, const AdviceOptions &options)
                                     c.accumulation = o.splits[k].second;
                                     const bool keepsBatch = apply(w, base, o, c);
                                     // ZeRO without data-parallel ranks does nothing, unless it
-                                    // carries an offload (ZeRO-Offload / -Infinity on one GPU).
+                                    // carries an offload (ZeRO-Offload / -Infinity on one GPU):
+                                    // not proposed as a change, but kept where the scenario has
+                                    // it already (Megatron's distributed optimizer on TP 8 of 8
+                                    // GPUs), or nothing keeping it could be offered.
                                     // Optimizer offload rides on ZeRO-1 or more (DeepSpeed
                                     // ZeRO-Offload, Megatron's distributed optimizer, FSDP).
                                     const auto &wp = w.parallelism;
                                     const bool zeroIdle =
                                         wp.zeroStage > 0 &&
+                                        wp.zeroStage != base.parallelism.zeroStage &&
                                         wp.dataParallel() * wp.contextParallel <= 1 &&
                                         wp.offloadOptimizer == Offload::None &&
                                         wp.offloadParameters == Offload::None;

@@ -234,6 +234,15 @@ void TestAdvisor::oneKnobFitsAreOffered_data()
             "parallelism":{"gpus":8,"tensor_parallel":4,"sequence_parallel":true,"zero_stage":1},
             "framework":"megatron","gpu":{"memory_gib":35}})")
         << 3;
+    // The same on TP 8 of 8 GPUs: the distributed optimizer has no data-parallel ranks to shard
+    // over, and a change that keeps it (the loss alone) is still offered.
+    QTest::newRow("Megatron fused loss at 32k, TP 8 of 8 GPUs, 24 GiB")
+        << QString::fromLatin1(R"({"format":"vramplan-scenario","model":{"preset":"llama-3.1-8b"},
+            "training":{"micro_batch_size":1,"sequence_length":32768,"gradient_accumulation_steps":8,
+                        "precision":"bf16_mixed","activation_recompute":"full","loss":"fused"},
+            "parallelism":{"gpus":8,"tensor_parallel":8,"sequence_parallel":true,"zero_stage":1},
+            "framework":"megatron","gpu":{"memory_gib":24}})")
+        << 1;
     QTest::newRow("default: Llama-3.1-8B full fine-tune, 1 x H100")
         << QString::fromStdString(std::string(Catalog::builtin().defaultScenarioText())) << 0;
 }
