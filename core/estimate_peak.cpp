@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -53,7 +52,7 @@ void finishEstimate(Estimate &e, const Scenario &s, double fragmentedBytes)
     // Phase totals from what is alive in each phase (inside the caching allocator), kept lane by
     // lane (one double per phase): each item adds its bytes times its phase set's 0/1 lanes to
     // every phase at once, which the compiler turns into a few vector operations instead of a
-    // loop over the item's phases (issue 20; the sums, in item order, are the same). The bytes
+    // loop over the item's phases (issue 20; each phase's sum is still in item order). The bytes
     // are kept finite first so that a lane of 0 adds 0 (inf * 0 is NaN); a total that reaches
     // the largest double is clamped below all the same.
     std::array<double, phaseCount> allocated{};

@@ -225,24 +225,24 @@ void TestAdvisor::oneKnobFitsAreOffered_data()
         << QString::fromLatin1(qwen3FsdpDocument) << 1;
     QTest::newRow("the same on 4 x 62 GiB: recompute alone is a tight fit")
         << QString::fromStdString(qwen3On62) << 1;
-    // Megatron's native fused cross-entropy at 32k tokens: one fp32 block of the logits (4 GiB
-    // at TP 4) over a 35 GiB card; the unfused loss (or TE's kernel) fits, as do ZeRO-2 and 3.
-    QTest::newRow("Megatron fused loss at 32k on 35 GiB")
-        << QString::fromLatin1(R"({"format":"vramplan-scenario","model":{"preset":"llama-3.1-8b"},
+    // Megatron's native fused cross-entropy at 32k tokens on Llama-3.1-8B, 8 GPUs.
+    const auto fusedLoss = [](int tp, int gib) {
+        return QString::fromStdString(
+            R"({"format":"vramplan-scenario","model":{"preset":"llama-3.1-8b"},
             "training":{"micro_batch_size":1,"sequence_length":32768,"gradient_accumulation_steps":8,
                         "precision":"bf16_mixed","activation_recompute":"full","loss":"fused"},
-            "parallelism":{"gpus":8,"tensor_parallel":4,"sequence_parallel":true,"zero_stage":1},
-            "framework":"megatron","gpu":{"memory_gib":35}})")
-        << 3;
-    // The same on TP 8 of 8 GPUs: the distributed optimizer has no data-parallel ranks to shard
-    // over, and a change that keeps it (the loss alone) is still offered.
-    QTest::newRow("Megatron fused loss at 32k, TP 8 of 8 GPUs, 24 GiB")
-        << QString::fromLatin1(R"({"format":"vramplan-scenario","model":{"preset":"llama-3.1-8b"},
-            "training":{"micro_batch_size":1,"sequence_length":32768,"gradient_accumulation_steps":8,
-                        "precision":"bf16_mixed","activation_recompute":"full","loss":"fused"},
-            "parallelism":{"gpus":8,"tensor_parallel":8,"sequence_parallel":true,"zero_stage":1},
-            "framework":"megatron","gpu":{"memory_gib":24}})")
-        << 1;
+            "parallelism":{"gpus":8,"tensor_parallel":)" +
+            std::to_string(tp) +
+            R"(,"sequence_parallel":true,"zero_stage":1},
+            "framework":"megatron","gpu":{"memory_gib":)" +
+            std::to_string(gib) + "}}");
+    };
+    // One fp32 block of the logits (4 GiB at TP 4) over a 35 GiB card; the unfused loss (or
+    // TE's kernel) fits, as do ZeRO-2 and 3.
+    QTest::newRow("Megatron fused loss at 32k on 35 GiB") << fusedLoss(4, 35) << 3;
+    // On TP 8 of 8 GPUs the distributed optimizer has no data-parallel ranks to shard over, and
+    // a change that keeps it (the loss alone) is still offered.
+    QTest::newRow("Megatron fused loss at 32k, TP 8 of 8 GPUs, 24 GiB") << fusedLoss(8, 24) << 1;
     QTest::newRow("default: Llama-3.1-8B full fine-tune, 1 x H100")
         << QString::fromStdString(std::string(Catalog::builtin().defaultScenarioText())) << 0;
 }
